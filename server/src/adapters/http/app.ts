@@ -1,0 +1,89 @@
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { Services } from '../../app/services.js';
+import { DomainError } from '../../domain/errors.js';
+import { requireApiKey } from './auth.js';
+import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
+import { requestId } from './request-context.js';
+import { paymentRoutes } from './routes/payment-routes.js';
+import { qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
+import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
+import { contractValidator, fromValidatorError } from './validation.js';
+
+export interface AppDeps {
+  services: Services;
+  publicBaseUrl: string;
+  logger: Logger;
+  renderQrImage: QrImageRenderer;
+  webhooks: WebhookRouteDeps;
+  /** Validate every response against the contract too (tests); a mismatch becomes a 500. */
+  validateResponses?: boolean;
+  /** Readiness: can the service reach its database? */
+  isReady: () => Promise<boolean>;
+}
+
+const API_BASES = ['/Thai/v1', '/v1', '/Thai'];
+
+function fromBodyParserError(error: unknown): DomainError | null {
+  const type = (error as { type?: string } | null)?.type;
+  if (type === 'entity.parse.failed') return new DomainError('invalid_json', 'The request body is not valid JSON.');
+  if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new DomainError('invalid_request', 'Send the body as UTF-8 JSON.');
+  return null;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { services: s, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple'); // repeated or nested query parameters are refused, not silently merged
+
+  app.use(requestId(() => s.ids.next('request')));
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => res.getHeader('Request-Id') as string,
+      serializers: {
+        // Never log secrets: no Authorization header, no bodies, no query strings.
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (await deps.isReady().catch(() => false)) res.json({ status: 'ready' });
+    else sendError(res, serviceUnavailable());
+  });
+
+  app.use(express.json({ limit: '1mb', strict: true }));
+  app.use(qrImageRoute(s, deps.renderQrImage));
+  app.use(API_BASES, requireApiKey(s));
+  app.use(contractValidator({ validateResponses: deps.validateResponses ?? false }));
+  for (const base of API_BASES) {
+    app.use(base, paymentRoutes(s, deps.publicBaseUrl));
+    app.use(base, webhookRoutes(s, deps.webhooks));
+  }
+  app.use(() => {
+    throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
+  });
+
+  const errorEnvelope: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const known = error instanceof DomainError ? error : (fromValidatorError(error) ?? fromBodyParserError(error));
+    if (known) return sendError(res, known);
+    if (isDatabaseOutage(error)) {
+      logger.warn({ err: error, requestId: res.locals.requestId }, 'database unavailable');
+      return sendError(res, serviceUnavailable());
+    }
+    logger.error({ err: error, requestId: res.locals.requestId }, 'unhandled error');
+    sendError(res, internalError());
+  };
+  app.use(errorEnvelope);
+  return app;
+}

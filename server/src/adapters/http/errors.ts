@@ -1,0 +1,71 @@
+import type { Response } from 'express';
+import type { components } from '@payment-qr/contract';
+import { DomainError, type ErrorCode } from '../../domain/errors.js';
+
+type ErrorEnvelope = components['schemas']['Error'];
+type ErrorType = ErrorEnvelope['error']['type'];
+
+/** The one place a stable error code becomes an HTTP status and an error type. */
+const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
+  invalid_request: [400, 'validation_error'],
+  invalid_json: [400, 'validation_error'],
+  invalid_parameters: [400, 'validation_error'],
+  invalid_token: [400, 'validation_error'],
+  card_payments_unavailable: [400, 'validation_error'],
+  authentication_failed: [401, 'authentication_error'],
+  insufficient_funds: [402, 'payment_error'],
+  card_declined: [402, 'payment_error'],
+  payment_not_found: [404, 'not_found'],
+  refund_not_found: [404, 'not_found'],
+  webhook_not_found: [404, 'not_found'],
+  qr_code_not_found: [404, 'not_found'],
+  route_not_found: [404, 'not_found'],
+  method_not_allowed: [405, 'validation_error'],
+  idempotency_key_reused: [409, 'idempotency_error'],
+  idempotency_key_in_use: [409, 'idempotency_error'],
+  qr_code_expired: [410, 'not_found'],
+  payload_too_large: [413, 'validation_error'],
+  invalid_amount: [422, 'validation_error'],
+  invalid_currency: [422, 'validation_error'],
+  invalid_url: [422, 'validation_error'],
+  payment_not_pending: [422, 'validation_error'],
+  payment_not_refundable: [422, 'validation_error'],
+  internal_error: [500, 'api_error'],
+  service_unavailable: [503, 'api_error'],
+};
+
+export interface WireResponse {
+  status: number;
+  body: string; // serialized once, so an idempotent replay is byte for byte the same
+}
+
+export function errorResponse(error: DomainError, requestId: string): WireResponse {
+  const [status, type] = wireOf[error.code];
+  const envelope: ErrorEnvelope = {
+    error: { code: error.code, message: error.message, type, ...(error.param ? { param: error.param } : {}), request_id: requestId },
+  };
+  return { status, body: JSON.stringify(envelope) };
+}
+
+export function sendWire(res: Response, wire: WireResponse): void {
+  res.status(wire.status).type('application/json').send(wire.body);
+}
+
+export const sendError = (res: Response, error: DomainError): void => sendWire(res, errorResponse(error, res.locals.requestId as string));
+
+export const jsonResponse = (status: number, body: unknown): WireResponse => ({ status, body: JSON.stringify(body) });
+
+/** Failures that mean the database is out of reach: the client should retry later, the process lives on. */
+export function isDatabaseOutage(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; name?: string } | null;
+  if (!e) return false;
+  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300'];
+  return (
+    (e.code !== undefined && codes.includes(e.code)) ||
+    e.name === 'KnexTimeoutError' ||
+    /Unable to acquire a connection|Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(e.message ?? '')
+  );
+}
+
+export const internalError = (): DomainError => new DomainError('internal_error', 'Something went wrong on our side. It has been logged; retry with the same Idempotency-Key.');
+export const serviceUnavailable = (): DomainError => new DomainError('service_unavailable', 'The service cannot reach its database right now. Retry shortly with the same Idempotency-Key.');

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { Request, Response } from 'express';
+import { idempotencyLifetimeMs } from '../../app/expire-overdue-payments.js';
+import type { Services } from '../../app/services.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Merchant } from '../../domain/merchant.js';
+import type { Repositories } from '../../ports/repositories.js';
+import { errorResponse, sendWire, type WireResponse } from './errors.js';
+import { merchantOf, requestIdOf } from './request-context.js';
+
+export interface MutationContext {
+  tx: Repositories;
+  merchant: Merchant;
+  requestId: string;
+}
+
+/** Results that reached the business logic are kept for replay; validation, auth, conflicts and 5xx are not. */
+const isReplayable = (status: number): boolean => (status >= 200 && status < 300) || [402, 404, 422].includes(status);
+
+function idempotencyKeyOf(req: Request): string | undefined {
+  const header = req.get('idempotency-key');
+  const body = (req.body as { idempotency_key?: unknown } | undefined)?.idempotency_key;
+  const key = header ?? (typeof body === 'string' ? body : undefined);
+  if (header !== undefined && body !== undefined && body !== header) {
+    throw new DomainError('invalid_request', 'The Idempotency-Key header and the body idempotency_key differ; send one of them.', 'idempotency_key');
+  }
+  if (key !== undefined && (key.length < 1 || key.length > 255)) {
+    throw new DomainError('invalid_request', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
+  }
+  return key;
+}
+
+/** Same operation (whichever of its paths), same path ids, same body without its own idempotency_key. */
+function fingerprintOf(operation: string, req: Request): string {
+  const { idempotency_key: _ignored, ...body } = (req.body ?? {}) as Record<string, unknown>;
+  return createHash('sha256').update(canonicalize([operation, req.params, body]) ?? '').digest('hex');
+}
+
+/**
+ * Runs a POST in one transaction with its idempotency record: the business writes and the stored result commit
+ * together. A transaction-scoped lock on the key makes concurrent requests with the same key, on any number of
+ * server instances, answer 409 idempotency_key_in_use instead of running twice.
+ */
+export function idempotentMutation(s: Services, operation: string, perform: (ctx: MutationContext, req: Request) => Promise<WireResponse>) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const merchant = merchantOf(res);
+    const requestId = requestIdOf(res);
+    const key = idempotencyKeyOf(req);
+    if (key === undefined) {
+      sendWire(res, await s.uow.run((tx) => perform({ tx, merchant, requestId }, req)));
+      return;
+    }
+    const fingerprint = fingerprintOf(operation, req);
+    const { wire, replayed } = await s.uow.run(async (tx) => {
+      if (!(await tx.idempotency.tryLock(merchant.id, key))) {
+        throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
+      }
+      const now = s.clock.now();
+      const prior = await tx.idempotency.find(merchant.id, key, new Date(now.getTime() - idempotencyLifetimeMs));
+      if (prior) {
+        if (prior.fingerprint !== fingerprint) {
+          throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.', 'Idempotency-Key');
+        }
+        return { wire: { status: prior.status, body: prior.body }, replayed: true };
+      }
+      const outcome = await tx.savepoint((inner) => perform({ tx: inner, merchant, requestId }, req)).catch((error: unknown) => {
+        if (error instanceof DomainError) return errorResponse(error, requestId);
+        throw error;
+      });
+      if (isReplayable(outcome.status)) await tx.idempotency.save(merchant.id, key, { fingerprint, status: outcome.status, body: outcome.body, createdAt: now });
+      return { wire: outcome, replayed: false };
+    });
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    sendWire(res, wire);
+  };
+}

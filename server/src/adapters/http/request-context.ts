@@ -1,0 +1,16 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Merchant } from '../../domain/merchant.js';
+
+/** Typed access to what middleware leaves on `res.locals`. */
+export const merchantOf = (res: Response): Merchant => res.locals.merchant as Merchant;
+export const requestIdOf = (res: Response): string => res.locals.requestId as string;
+
+/** Every response carries a Request-Id; error bodies repeat it. */
+export function requestId(newId: () => string) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    const id = newId();
+    res.locals.requestId = id;
+    res.setHeader('Request-Id', id);
+    next();
+  };
+}

@@ -1,0 +1,104 @@
+import { Router, type Request } from 'express';
+import type { components } from '@payment-qr/contract';
+import { createCardPayment } from '../../../app/create-card-payment.js';
+import { createQrCode } from '../../../app/create-qr-code.js';
+import { listPayments, listTransactions, retrievePayment, retrieveRefund } from '../../../app/queries.js';
+import { refundPayment } from '../../../app/refund-payment.js';
+import type { Services } from '../../../app/services.js';
+import { settlePayment } from '../../../app/settle-payment.js';
+import { errorResponse, jsonResponse } from '../errors.js';
+import { idempotentMutation } from '../idempotency.js';
+import { dateRangeOf, enumParam, pageRequestOf } from '../list-query.js';
+import { toListBody, toPaymentBody, toQrCodeBody, toRefundBody, toTransactionBody } from '../mappers.js';
+import { merchantOf } from '../request-context.js';
+
+type Body<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+const paymentStatuses = ['pending', 'succeeded', 'failed', 'expired', 'refunded'] as const;
+const transactionStatuses = ['succeeded', 'failed', 'pending', 'refunded'] as const;
+const transactionTypes = ['payment', 'refund', 'failed'] as const;
+
+const paymentIdOf = (req: Request): string => String(req.params.payment_id);
+
+/** Thin routes: parse, call one use case, answer. The contract validator has already checked shapes. */
+export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
+  const router = Router();
+
+  router.post(
+    '/qr-codes',
+    idempotentMutation(s, 'createQrCode', async ({ tx, merchant }, req) => {
+    const body = req.body as Body<'QrCodeCreateRequest'>;
+    const { qrCode, payment } = await createQrCode(tx, s, merchant, {
+      amount: body.amount,
+      currency: body.currency,
+      reference: body.reference,
+      expiryMinutes: body.expiry_minutes,
+      clientName: body.client_name,
+      clientBankName: body.client_bank_name,
+      clientBankAccount: body.client_bank_account,
+      metadata: body.metadata,
+    });
+    return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
+    }),
+  );
+
+  router.get('/payments', async (req, res) => {
+    const page = pageRequestOf(req);
+    const filter = { ...dateRangeOf(req), status: enumParam(req, 'status', paymentStatuses) };
+    res.json(toListBody('payments', await listPayments(s, merchantOf(res), filter, page), page, toPaymentBody));
+  });
+
+  router.get('/payments/:payment_id', async (req, res) => {
+    res.json(toPaymentBody(await retrievePayment(s, merchantOf(res), paymentIdOf(req))));
+  });
+
+  router.post(
+    '/payments',
+    idempotentMutation(s, 'createCardPayment', async ({ tx, merchant, requestId }, req) => {
+      const body = req.body as Body<'CardPaymentCreateRequest'>;
+      const result = await createCardPayment(tx, s, merchant, {
+        tokenId: body.token_id,
+        amount: body.amount,
+        currency: body.currency,
+        description: body.description,
+        metadata: body.metadata,
+      });
+      return result.declined ? errorResponse(result.declined, requestId) : jsonResponse(200, toPaymentBody(result.payment));
+    }),
+  );
+
+  const settle = (operation: string, outcome: (req: Request) => Parameters<typeof settlePayment>[4]) =>
+    idempotentMutation(s, operation, async ({ tx, merchant }, req) =>
+      jsonResponse(200, toPaymentBody(await settlePayment(tx, s, merchant, paymentIdOf(req), outcome(req)))),
+    );
+  router.post(
+    '/test/payments/:payment_id/succeed',
+    settle('succeedTestPayment', (req) => {
+      const payer = (req.body ?? {}) as Body<'TestPaymentSucceedRequest'>;
+      return { kind: 'succeeded', payer: { clientName: payer.client_name, clientBankName: payer.client_bank_name, clientBankAccount: payer.client_bank_account } };
+    }),
+  );
+  router.post('/test/payments/:payment_id/fail', settle('failTestPayment', () => ({ kind: 'failed' })));
+  router.post('/test/payments/:payment_id/expire', settle('expireTestPayment', () => ({ kind: 'expired' })));
+
+  router.post(
+    '/refunds',
+    idempotentMutation(s, 'createRefund', async ({ tx, merchant }, req) => {
+      const body = req.body as Body<'RefundCreateRequest'>;
+      const refund = await refundPayment(tx, s, merchant, { paymentId: body.payment_id, amount: body.amount, reason: body.reason });
+      return jsonResponse(200, toRefundBody(refund));
+    }),
+  );
+
+  router.get('/refunds/:refund_id', async (req, res) => {
+    res.json(toRefundBody(await retrieveRefund(s, merchantOf(res), String(req.params.refund_id))));
+  });
+
+  router.get('/transactions', async (req, res) => {
+    const page = pageRequestOf(req);
+    const filter = { ...dateRangeOf(req), status: enumParam(req, 'status', transactionStatuses), type: enumParam(req, 'type', transactionTypes) };
+    res.json(toListBody('transactions', await listTransactions(s, merchantOf(res), filter, page), page, toTransactionBody));
+  });
+
+  return router;
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { RequestHandler } from 'express';
+import { parse } from 'yaml';
+import { contractPath } from '@payment-qr/contract';
+import { DomainError } from '../../domain/errors.js';
+
+interface Spec {
+  servers?: { url: string }[];
+  paths: Record<string, { servers?: { url: string }[] } & Record<string, unknown>>;
+}
+
+const basePathOf = (url: string): string => new URL(url, 'http://placeholder').pathname.replace(/\/+$/, '');
+
+/**
+ * The contract serves each path under its servers' base paths (root or path-level `servers`). The validator gets the
+ * same contract with those prefixes spelled out, so aliases such as /v1 and the legacy /Thai/qr-codes validate alike.
+ */
+export function validationSpecOf(spec: Spec): Spec {
+  const paths: Spec['paths'] = {};
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const { servers, ...operations } = item;
+    for (const server of servers ?? spec.servers ?? [{ url: '/' }]) paths[`${basePathOf(server.url)}${path}`] = operations;
+  }
+  return { ...spec, servers: [{ url: '/' }], paths };
+}
+
+export const loadContract = (): Spec => parse(readFileSync(contractPath, 'utf8')) as Spec;
+
+export function contractValidator(options: { validateResponses: boolean }): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    apiSpec: validationSpecOf(loadContract()) as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+    validateResponses: options.validateResponses ? { onError: (error) => { throw error; } } : false,
+    validateSecurity: false,
+    validateFormats: true,
+    ignoreUndocumented: false,
+  }) as unknown as RequestHandler[];
+}
+
+interface ValidatorError {
+  status?: number;
+  path?: string;
+  errors?: { path?: string; message?: string }[];
+  message?: string;
+}
+
+/** Turns the validator's errors into the envelope's codes: 404/405 routes, 400 with the offending field named. */
+export function fromValidatorError(error: unknown): DomainError | null {
+  const e = error as ValidatorError;
+  if (!e || typeof e.status !== 'number' || !Array.isArray(e.errors)) return null;
+  if (e.status === 404) return new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
+  if (e.status === 405) return new DomainError('method_not_allowed', 'This route does not support that HTTP method.');
+  if (e.status === 415) return new DomainError('invalid_request', 'Send the body as JSON with Content-Type: application/json.');
+  if (e.status !== 400) return null;
+  const first = e.errors[0] ?? {};
+  const location = first.path ?? '';
+  const param = location.replace(/^\/?(body|query|headers|params|path)\/?/, '').replace(/\//g, '.') || undefined;
+  const code = location.startsWith('/query') ? 'invalid_parameters' : 'invalid_request';
+  return new DomainError(code, `${param ?? 'request'}: ${first.message ?? e.message ?? 'is invalid'}.`, param);
+}

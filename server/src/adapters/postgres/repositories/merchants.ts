@@ -1,0 +1,46 @@
+import type { Merchant } from '../../../domain/merchant.js';
+import type { MerchantRepository } from '../../../ports/repositories.js';
+import type { Db } from './query.js';
+
+interface MerchantRow {
+  id: string;
+  name: string;
+  mode: Merchant['mode'];
+  promptpay_id: string | null;
+  biller_id: string | null;
+  created_at: Date;
+}
+
+const toMerchant = (row: MerchantRow): Merchant => ({
+  id: row.id,
+  name: row.name,
+  mode: row.mode,
+  account: row.biller_id ? { kind: 'biller_id', billerId: row.biller_id } : { kind: 'promptpay_id', id: row.promptpay_id ?? '' },
+  createdAt: row.created_at,
+});
+
+export const merchantRepository = (db: Db): MerchantRepository => ({
+  async insert(merchant, apiKey) {
+    await db('merchants').insert({
+      id: merchant.id,
+      name: merchant.name,
+      mode: merchant.mode,
+      promptpay_id: merchant.account.kind === 'promptpay_id' ? merchant.account.id : null,
+      biller_id: merchant.account.kind === 'biller_id' ? merchant.account.billerId : null,
+      created_at: merchant.createdAt,
+    });
+    await db('api_keys').insert({ id: apiKey.id, merchant_id: merchant.id, key_hash: apiKey.hash, key_prefix: apiKey.prefix, created_at: merchant.createdAt });
+  },
+  async findByApiKeyHash(hash) {
+    const row = await db('api_keys').join('merchants', 'merchants.id', 'api_keys.merchant_id').where('api_keys.key_hash', hash).first('merchants.*', 'api_keys.key_hash');
+    return row ? { merchant: toMerchant(row as MerchantRow), keyHash: (row as { key_hash: string }).key_hash } : null;
+  },
+  async findById(id) {
+    const row = await db<MerchantRow>('merchants').where({ id }).first();
+    return row ? toMerchant(row) : null;
+  },
+  async count() {
+    const [row] = await db('merchants').count<{ count: number }[]>({ count: '*' });
+    return Number(row?.count ?? 0);
+  },
+});

@@ -1,0 +1,93 @@
+import type { Payment } from '../../../domain/payment.js';
+import type { PaymentRepository } from '../../../ports/repositories.js';
+import { definedOnly, pageOf, whereCreatedWithin, type Db } from './query.js';
+
+interface PaymentRow {
+  id: string;
+  merchant_id: string;
+  qr_code_id: string | null;
+  status: Payment['status'];
+  amount: number;
+  currency: 'THB';
+  reference: string | null;
+  description: string | null;
+  client_name: string | null;
+  client_bank_name: string | null;
+  client_bank_account: string | null;
+  metadata: Payment['metadata'];
+  refunded_amount: number;
+  card_brand: 'visa' | 'mastercard' | null;
+  card_last4: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  expires_at: Date | null;
+}
+
+const toPayment = (row: PaymentRow): Payment => ({
+  id: row.id,
+  merchantId: row.merchant_id,
+  qrCodeId: row.qr_code_id,
+  status: row.status,
+  amount: row.amount,
+  currency: row.currency,
+  reference: row.reference,
+  description: row.description,
+  clientName: row.client_name,
+  clientBankName: row.client_bank_name,
+  clientBankAccount: row.client_bank_account,
+  metadata: row.metadata,
+  refundedAmount: row.refunded_amount,
+  card: row.card_brand && row.card_last4 ? { brand: row.card_brand, last4: row.card_last4 } : null,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  completedAt: row.completed_at,
+  expiresAt: row.expires_at,
+});
+
+const toRow = (p: Payment): PaymentRow => ({
+  id: p.id,
+  merchant_id: p.merchantId,
+  qr_code_id: p.qrCodeId,
+  status: p.status,
+  amount: p.amount,
+  currency: p.currency,
+  reference: p.reference,
+  description: p.description,
+  client_name: p.clientName,
+  client_bank_name: p.clientBankName,
+  client_bank_account: p.clientBankAccount,
+  // Stored as JSON text so keys such as __proto__ stay plain data.
+  metadata: JSON.stringify(p.metadata) as unknown as Payment['metadata'],
+  refunded_amount: p.refundedAmount,
+  card_brand: p.card?.brand ?? null,
+  card_last4: p.card?.last4 ?? null,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+  completed_at: p.completedAt,
+  expires_at: p.expiresAt,
+});
+
+export const paymentRepository = (db: Db): PaymentRepository => ({
+  async insert(payment) {
+    await db('payments').insert(toRow(payment));
+  },
+  async update(payment) {
+    const { id, merchant_id, created_at, ...changes } = toRow(payment);
+    void created_at;
+    await db('payments').where({ id, merchant_id }).update(changes);
+  },
+  async findById(merchantId, id, options = {}) {
+    const query = db<PaymentRow>('payments').where({ id, merchant_id: merchantId }).first();
+    const row = await (options.lock ? query.forUpdate() : query);
+    return row ? toPayment(row) : null;
+  },
+  async list(merchantId, filter, page) {
+    const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status }));
+    return pageOf(whereCreatedWithin(query, filter), page, toPayment);
+  },
+  async lockOverduePending(now, limit) {
+    const rows = await db<PaymentRow>('payments').where('status', 'pending').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).forUpdate().skipLocked();
+    return rows.map(toPayment);
+  },
+});

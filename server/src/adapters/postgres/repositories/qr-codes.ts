@@ -1,0 +1,33 @@
+import type { QrCode } from '../../../domain/qr-code.js';
+import type { QrCodeRepository } from '../../../ports/repositories.js';
+import type { Db } from './query.js';
+
+interface QrCodeRow {
+  id: string;
+  merchant_id: string;
+  payment_id: string;
+  qr_data: string;
+  bank_reference: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
+export const qrCodeRepository = (db: Db): QrCodeRepository => ({
+  async insert(qr) {
+    await db<QrCodeRow>('qr_codes').insert({
+      id: qr.id,
+      merchant_id: qr.merchantId,
+      payment_id: qr.paymentId,
+      qr_data: qr.qrData,
+      bank_reference: qr.bankReference,
+      expires_at: qr.expiresAt,
+      created_at: qr.createdAt,
+    });
+  },
+  async findById(id) {
+    const row = await db<QrCodeRow>('qr_codes').where({ id }).first();
+    return row
+      ? { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, qrData: row.qr_data, bankReference: row.bank_reference, expiresAt: row.expires_at, createdAt: row.created_at }
+      : null;
+  },
+});

@@ -1,0 +1,35 @@
+import type { Refund } from '../../../domain/refund.js';
+import type { RefundRepository } from '../../../ports/repositories.js';
+import type { Db } from './query.js';
+
+interface RefundRow {
+  id: string;
+  merchant_id: string;
+  payment_id: string;
+  amount: number;
+  currency: 'THB';
+  status: Refund['status'];
+  reason: string | null;
+  created_at: Date;
+}
+
+export const refundRepository = (db: Db): RefundRepository => ({
+  async insert(r) {
+    await db<RefundRow>('refunds').insert({
+      id: r.id,
+      merchant_id: r.merchantId,
+      payment_id: r.paymentId,
+      amount: r.amount,
+      currency: r.currency,
+      status: r.status,
+      reason: r.reason,
+      created_at: r.createdAt,
+    });
+  },
+  async findById(merchantId, id) {
+    const row = await db<RefundRow>('refunds').where({ id, merchant_id: merchantId }).first();
+    return row
+      ? { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, amount: row.amount, currency: row.currency, status: row.status, reason: row.reason, createdAt: row.created_at }
+      : null;
+  },
+});

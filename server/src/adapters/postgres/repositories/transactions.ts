@@ -1,0 +1,50 @@
+import type { Transaction } from '../../../domain/transaction.js';
+import type { TransactionRepository } from '../../../ports/repositories.js';
+import { definedOnly, pageOf, whereCreatedWithin, type Db } from './query.js';
+
+interface TransactionRow {
+  id: string;
+  merchant_id: string;
+  payment_id: string;
+  refund_id: string | null;
+  type: Transaction['type'];
+  status: Transaction['status'];
+  amount: number;
+  currency: 'THB';
+  created_at: Date;
+}
+
+const toTransaction = (row: TransactionRow): Transaction => ({
+  id: row.id,
+  merchantId: row.merchant_id,
+  paymentId: row.payment_id,
+  refundId: row.refund_id,
+  type: row.type,
+  status: row.status,
+  amount: row.amount,
+  currency: row.currency,
+  createdAt: row.created_at,
+});
+
+export const transactionRepository = (db: Db): TransactionRepository => ({
+  async insert(t) {
+    await db<TransactionRow>('transactions').insert({
+      id: t.id,
+      merchant_id: t.merchantId,
+      payment_id: t.paymentId,
+      refund_id: t.refundId,
+      type: t.type,
+      status: t.status,
+      amount: t.amount,
+      currency: t.currency,
+      created_at: t.createdAt,
+    });
+  },
+  async updatePaymentTransaction(paymentId, state) {
+    await db('transactions').where({ payment_id: paymentId }).whereNull('refund_id').update(state);
+  },
+  async list(merchantId, filter, page) {
+    const query = db('transactions').where(definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type }));
+    return pageOf(whereCreatedWithin(query, filter), page, toTransaction);
+  },
+});

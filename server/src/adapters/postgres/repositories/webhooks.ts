@@ -1,0 +1,55 @@
+import type { EventKind } from '../../../domain/events.js';
+import type { Webhook } from '../../../domain/webhook.js';
+import type { WebhookRepository } from '../../../ports/repositories.js';
+import { pageOf, type Db } from './query.js';
+
+interface WebhookRow {
+  id: string;
+  merchant_id: string;
+  url: string;
+  events: EventKind[];
+  secret: string;
+  status: Webhook['status'];
+  created_at: Date;
+}
+
+// The secret is never selected into a Webhook record.
+const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  merchantId: row.merchant_id,
+  url: row.url,
+  events: row.events,
+  status: row.status,
+  createdAt: row.created_at,
+});
+
+export const webhookRepository = (db: Db): WebhookRepository => {
+  const live = () => db<WebhookRow>('webhooks').whereNull('deleted_at');
+  return {
+    async insert(w, secret) {
+      await db('webhooks').insert({ id: w.id, merchant_id: w.merchantId, url: w.url, events: JSON.stringify(w.events), secret, status: w.status, created_at: w.createdAt });
+    },
+    async findById(merchantId, id) {
+      const row = await live().where({ id, merchant_id: merchantId }).first();
+      return row ? toWebhook(row) : null;
+    },
+    async list(merchantId, page) {
+      return pageOf(live().where({ merchant_id: merchantId }), page, toWebhook);
+    },
+    async secretOf(merchantId, id) {
+      const row = await live().where({ id, merchant_id: merchantId }).first('secret');
+      return row?.secret ?? null;
+    },
+    async delete(merchantId, id) {
+      const changed = await db('webhooks').whereNull('deleted_at').where({ id, merchant_id: merchantId }).update({ deleted_at: new Date() });
+      return changed > 0;
+    },
+    async disable(id) {
+      await db('webhooks').where({ id }).update({ status: 'disabled' });
+    },
+    async activeSubscribedTo(merchantId, kind) {
+      const rows = await live().where({ merchant_id: merchantId, status: 'active' }).whereRaw('events @> ?::jsonb', [JSON.stringify([kind])]);
+      return rows.map(toWebhook);
+    },
+  };
+};

@@ -1,0 +1,20 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { apiKeyPrefix } from '../../domain/merchant.js';
+import type { ApiKeys } from '../../ports/api-keys.js';
+import { randomIds } from './random-ids.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Keys carry 192 random bits, so a fast hash (SHA-256) is enough: there is nothing to brute-force. */
+export const sha256ApiKeys: ApiKeys = {
+  issue(mode) {
+    const secret = `${apiKeyPrefix(mode)}${randomBytes(24).toString('base64url')}`;
+    return { id: randomIds.next('apiKey'), secret, hash: sha256(secret), prefix: secret.slice(0, 12) };
+  },
+  hash: sha256,
+  sameHash(a, b) {
+    const left = Buffer.from(a, 'hex');
+    const right = Buffer.from(b, 'hex');
+    return left.length === right.length && timingSafeEqual(left, right);
+  },
+};

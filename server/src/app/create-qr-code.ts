@@ -1,0 +1,65 @@
+import type { Merchant } from '../domain/merchant.js';
+import { assertMetadata } from '../domain/metadata.js';
+import { assertChargeable, assertCurrency } from '../domain/money.js';
+import type { Metadata, Payment } from '../domain/payment.js';
+import { buildPromptPayPayload } from '../domain/promptpay-payload.js';
+import { DEFAULT_EXPIRY_MINUTES, expiresAtFor, type QrCode } from '../domain/qr-code.js';
+import type { Repositories } from '../ports/repositories.js';
+import { saveNewPayment } from './payment-state.js';
+import type { Services } from './services.js';
+
+export interface QrCodeRequest {
+  amount: number;
+  currency: string;
+  reference?: string;
+  expiryMinutes?: number;
+  clientName?: string;
+  clientBankName?: string;
+  clientBankAccount?: string;
+  metadata?: Metadata;
+}
+
+/** A QR code and its pending payment are born together: same amount, same reference, same expiry. */
+export async function createQrCode(tx: Repositories, s: Services, merchant: Merchant, request: QrCodeRequest): Promise<{ qrCode: QrCode; payment: Payment }> {
+  assertChargeable(request.amount);
+  assertCurrency(request.currency);
+  const metadata = request.metadata ?? {};
+  assertMetadata(metadata);
+
+  const now = s.clock.now();
+  const expiresAt = expiresAtFor(now, request.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES);
+  const paymentId = s.ids.next('payment');
+  const bankReference = s.ids.bankReference();
+  const qrCode: QrCode = {
+    id: s.ids.next('qrCode'),
+    merchantId: merchant.id,
+    paymentId,
+    qrData: buildPromptPayPayload({ account: merchant.account, amountSatang: request.amount, reference: bankReference }),
+    bankReference,
+    expiresAt,
+    createdAt: now,
+  };
+  const payment: Payment = {
+    id: paymentId,
+    merchantId: merchant.id,
+    qrCodeId: qrCode.id,
+    status: 'pending',
+    amount: request.amount,
+    currency: request.currency,
+    reference: request.reference ?? null,
+    description: null,
+    clientName: request.clientName ?? null,
+    clientBankName: request.clientBankName ?? null,
+    clientBankAccount: request.clientBankAccount ?? null,
+    metadata,
+    refundedAmount: 0,
+    card: null,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+    expiresAt,
+  };
+  await saveNewPayment(tx, s, payment);
+  await tx.qrCodes.insert(qrCode);
+  return { qrCode, payment };
+}

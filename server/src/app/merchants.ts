@@ -1,0 +1,24 @@
+import type { Merchant, Mode } from '../domain/merchant.js';
+import type { PromptPayAccount } from '../domain/promptpay-payload.js';
+import type { Services } from './services.js';
+
+export interface NewMerchant {
+  name: string;
+  mode: Mode;
+  account: PromptPayAccount;
+}
+
+/** Creates a merchant with its first API key; the key's secret is returned once and stored only as a hash. */
+export async function createMerchant(s: Services, request: NewMerchant): Promise<{ merchant: Merchant; apiKey: string }> {
+  const merchant: Merchant = { id: s.ids.next('merchant'), ...request, createdAt: s.clock.now() };
+  const key = s.apiKeys.issue(request.mode);
+  await s.uow.run((tx) => tx.merchants.insert(merchant, { id: key.id, hash: key.hash, prefix: key.prefix }));
+  return { merchant, apiKey: key.secret };
+}
+
+/** The merchant an API key belongs to, or null; the stored hash is compared in constant time. */
+export async function authenticate(s: Services, apiKey: string): Promise<Merchant | null> {
+  const hash = s.apiKeys.hash(apiKey);
+  const found = await s.uow.repos.merchants.findByApiKeyHash(hash);
+  return found && s.apiKeys.sameHash(found.keyHash, hash) ? found.merchant : null;
+}

@@ -1,0 +1,31 @@
+import { paymentEvent, paymentEventKind } from '../domain/events.js';
+import type { Payment } from '../domain/payment.js';
+import { paymentTransactionState } from '../domain/transaction.js';
+import type { Repositories } from '../ports/repositories.js';
+import { recordEvent } from './record-event.js';
+import type { Services } from './services.js';
+
+/** Persists a payment's new state with its transaction row and its event, all in the caller's transaction. */
+export async function savePaymentState(tx: Repositories, s: Services, payment: Payment): Promise<void> {
+  await tx.payments.update(payment);
+  await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(payment));
+  const kind = paymentEventKind(payment);
+  if (kind) await recordEvent(tx, s, paymentEvent(s.ids.next('event'), kind, payment, payment.updatedAt));
+}
+
+/** Records a new payment with its transaction row and its first event. */
+export async function saveNewPayment(tx: Repositories, s: Services, payment: Payment): Promise<void> {
+  await tx.payments.insert(payment);
+  await tx.transactions.insert({
+    id: s.ids.next('transaction'),
+    merchantId: payment.merchantId,
+    paymentId: payment.id,
+    refundId: null,
+    ...paymentTransactionState(payment),
+    amount: payment.amount,
+    currency: payment.currency,
+    createdAt: payment.createdAt,
+  });
+  const kind = paymentEventKind(payment);
+  if (kind) await recordEvent(tx, s, paymentEvent(s.ids.next('event'), kind, payment, payment.createdAt));
+}

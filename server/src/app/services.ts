@@ -1,0 +1,18 @@
+import type { Mode } from '../domain/merchant.js';
+import type { ApiKeys } from '../ports/api-keys.js';
+import type { CustomerBank } from '../ports/bank.js';
+import type { CardProcessor } from '../ports/card-processor.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/ids.js';
+import type { UnitOfWork } from '../ports/repositories.js';
+
+/** What the use cases need from the world, built once by the composition root. */
+export interface Services {
+  uow: UnitOfWork;
+  clock: Clock;
+  ids: IdGenerator;
+  apiKeys: ApiKeys;
+  bank: CustomerBank;
+  /** A card processor per key mode; null where none is configured (live, by default). */
+  cardProcessors: Record<Mode, CardProcessor | null>;
+}

@@ -1,0 +1,62 @@
+import { randomInt } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createMerchant } from './app/merchants.js';
+import { ConfigError, loadConfig } from './config.js';
+import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
+import { openRuntime, runEntryPoint } from './main.js';
+
+const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
+
+  --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
+  --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
+  --live          issue a live key (sk_live_...); needs a PromptPay or biller id
+  --json          print {"merchant_id", "api_key"} only
+Runs against DATABASE_URL when set, otherwise the embedded database in .data/ (stop the server first).`;
+
+function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; live?: boolean }): PromptPayAccount {
+  const promptPayId = values['promptpay-id'];
+  const billerId = values['biller-id'];
+  if (promptPayId && billerId) throw new ConfigError('give --promptpay-id or --biller-id, not both.');
+  if (billerId) {
+    if (!isValidBillerId(billerId)) throw new ConfigError(`--biller-id '${billerId}' must be 15 digits.`);
+    return { kind: 'biller_id', billerId };
+  }
+  if (promptPayId) {
+    if (!isValidPromptPayId(promptPayId)) throw new ConfigError(`--promptpay-id '${promptPayId}' must be a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id.`);
+    return { kind: 'promptpay_id', id: promptPayId };
+  }
+  if (values.live) throw new ConfigError('--live needs the merchant\'s real --promptpay-id or --biller-id.');
+  // A sandbox merchant gets a sandbox PromptPay id: a mobile number in the 08x range.
+  return { kind: 'promptpay_id', id: `08${String(randomInt(0, 100_000_000)).padStart(8, '0')}` };
+}
+
+async function cli(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'promptpay-id': { type: 'string' },
+      'biller-id': { type: 'string' },
+      live: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.join(' ') !== 'merchants create') {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  if (!values.name?.trim()) throw new ConfigError('--name is required.');
+  const account = accountFrom(values);
+  const runtime = await openRuntime(loadConfig(), {});
+  try {
+    const { merchant, apiKey } = await createMerchant(runtime.services, { name: values.name.trim(), mode: values.live ? 'live' : 'test', account });
+    if (values.json) console.log(JSON.stringify({ merchant_id: merchant.id, api_key: apiKey }));
+    else console.log(`Merchant ${merchant.id} (${merchant.mode}) created.\nAPI key (shown once, stored only as a hash): ${apiKey}`);
+  } finally {
+    await runtime.close();
+  }
+}
+
+runEntryPoint(import.meta.url, cli);

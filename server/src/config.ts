@@ -1,0 +1,70 @@
+/** Every setting, read from the environment once, typed, and refused with a clear message when wrong. */
+export interface Config {
+  databaseUrl: string | null;
+  dataDir: string;
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  webhookAllowPrivateUrls: boolean;
+  webhookRetryScheduleMs: number[];
+  webhookTimeoutMs: number;
+  webhookDispatcher: boolean;
+  expirySweepIntervalMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+export function parseDuration(text: string, name: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new ConfigError(`${name}: '${text}' is not a duration (use e.g. 0, 500ms, 5s, 5m, 2h).`);
+  return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name}: '${raw}' must be an integer from ${min} to ${max}.`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean, [on, off]: [string, string] = ['true', 'false']): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === on) return true;
+  if (raw === off) return false;
+  throw new ConfigError(`${name}: '${raw}' must be '${on}' or '${off}'.`);
+}
+
+function url(raw: string, name: string, protocols: string[]): string {
+  try {
+    const parsed = new URL(raw);
+    if (protocols.includes(parsed.protocol)) return raw;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(`${name}: '${raw}' must be a ${protocols.join(' or ')} URL.`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const schedule = (env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE).split(',').map((part) => parseDuration(part, 'WEBHOOK_RETRY_SCHEDULE'));
+  return {
+    databaseUrl: env.DATABASE_URL ? url(env.DATABASE_URL, 'DATABASE_URL', ['postgres:', 'postgresql:']) : null,
+    dataDir: env.DATA_DIR || '.data/pglite',
+    port,
+    host,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ? url(env.PUBLIC_BASE_URL, 'PUBLIC_BASE_URL', ['http:', 'https:']) : `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookRetryScheduleMs: schedule,
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookDispatcher: flag(env, 'WEBHOOK_DISPATCHER', true, ['on', 'off']),
+    expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

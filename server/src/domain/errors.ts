@@ -1,0 +1,44 @@
+/** Every error the service can answer with. The HTTP adapter maps a code to its status; the domain never does. */
+export const errorCodes = [
+  'invalid_request',
+  'invalid_json',
+  'invalid_parameters',
+  'invalid_amount',
+  'invalid_currency',
+  'invalid_url',
+  'invalid_token',
+  'card_payments_unavailable',
+  'authentication_failed',
+  'payment_not_found',
+  'refund_not_found',
+  'webhook_not_found',
+  'qr_code_not_found',
+  'route_not_found',
+  'method_not_allowed',
+  'qr_code_expired',
+  'payment_not_pending',
+  'payment_not_refundable',
+  'insufficient_funds',
+  'card_declined',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+  'payload_too_large',
+  'internal_error',
+  'service_unavailable',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (code: Extract<ErrorCode, `${string}_not_found`>, id: string): DomainError =>
+  new DomainError(code, `No ${code.replace('_not_found', '').replace('_', ' ')} with id '${id}'.`);

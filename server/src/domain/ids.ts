@@ -1,0 +1,15 @@
+/** Identifier kinds: a prefix, then an opaque random part. */
+export const idPrefixes = {
+  merchant: 'mch',
+  payment: 'pay',
+  qrCode: 'qr',
+  transaction: 'txn',
+  refund: 'rfd',
+  webhook: 'wh',
+  event: 'evt',
+  delivery: 'whd',
+  apiKey: 'key',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;

@@ -1,0 +1,14 @@
+import type { PromptPayAccount } from './promptpay-payload.js';
+
+export type Mode = 'test' | 'live';
+
+export interface Merchant {
+  id: string;
+  name: string;
+  mode: Mode;
+  account: PromptPayAccount;
+  createdAt: Date;
+}
+
+/** API keys name their mode: `sk_test_...` drives the sandbox bank, `sk_live_...` the real one. */
+export const apiKeyPrefix = (mode: Mode): string => `sk_${mode}_`;

@@ -1,0 +1,74 @@
+import { DomainError } from './errors.js';
+import type { Currency, Satang } from './money.js';
+
+export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'expired' | 'refunded';
+
+export interface Payer {
+  clientName: string | null;
+  clientBankName: string | null;
+  clientBankAccount: string | null;
+}
+
+export interface CardDetails {
+  brand: 'visa' | 'mastercard';
+  last4: string;
+}
+
+export type Metadata = Record<string, unknown>;
+
+export interface Payment extends Payer {
+  id: string;
+  merchantId: string;
+  qrCodeId: string | null;
+  status: PaymentStatus;
+  amount: Satang;
+  currency: Currency;
+  reference: string | null;
+  description: string | null;
+  metadata: Metadata;
+  refundedAmount: Satang;
+  card: CardDetails | null;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+/** Only a pending payment before its expiry can be settled by the customer's bank. */
+export function assertPending(payment: Payment, now: Date): void {
+  const pastExpiry = payment.expiresAt !== null && now.getTime() >= payment.expiresAt.getTime();
+  if (payment.status !== 'pending' || pastExpiry) {
+    const state = payment.status === 'pending' ? 'past its expiry' : payment.status;
+    throw new DomainError('payment_not_pending', `Payment ${payment.id} is ${state}; only a pending payment can change.`);
+  }
+}
+
+/** The customer paid: pending -> succeeded. Payer details fill only what the merchant left empty. */
+export function succeed(payment: Payment, now: Date, payer: Partial<Payer> = {}): Payment {
+  assertPending(payment, now);
+  return {
+    ...payment,
+    status: 'succeeded',
+    clientName: payment.clientName ?? payer.clientName ?? null,
+    clientBankName: payment.clientBankName ?? payer.clientBankName ?? null,
+    clientBankAccount: payment.clientBankAccount ?? payer.clientBankAccount ?? null,
+    completedAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The customer's payment was declined: pending -> failed. */
+export function fail(payment: Payment, now: Date): Payment {
+  assertPending(payment, now);
+  return { ...payment, status: 'failed', updatedAt: now };
+}
+
+/** The QR code ran out: pending -> expired. The sweeper calls it once expiry has passed. */
+export function expire(payment: Payment, now: Date): Payment {
+  if (payment.status !== 'pending') {
+    throw new DomainError('payment_not_pending', `Payment ${payment.id} is ${payment.status}; only a pending payment can expire.`);
+  }
+  return { ...payment, status: 'expired', updatedAt: now };
+}
+
+export const isFinished = (status: PaymentStatus): boolean => status !== 'pending';

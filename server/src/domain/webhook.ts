@@ -1,0 +1,45 @@
+import { DomainError } from './errors.js';
+import type { EventKind } from './events.js';
+
+export type WebhookStatus = 'active' | 'disabled';
+
+export interface Webhook {
+  id: string;
+  merchantId: string;
+  url: string;
+  events: EventKind[];
+  status: WebhookStatus;
+  createdAt: Date;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  id: string;
+  merchantId: string;
+  webhookId: string;
+  eventId: string;
+  eventKind: EventKind;
+  status: DeliveryStatus;
+  attempts: number;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+/** Standard Webhooks secrets: `whsec_` + base64 of 24 to 64 random bytes. */
+const SECRET_FORM = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
+
+export function assertWebhookSecret(secret: string): void {
+  const base64 = SECRET_FORM.exec(secret)?.[1];
+  const bytes = base64 && base64.length % 4 === 0 ? (base64.length / 4) * 3 - (base64.match(/=/g)?.length ?? 0) : 0;
+  if (bytes < 24 || bytes > 64) {
+    throw new DomainError(
+      'invalid_request',
+      "secret must look like 'whsec_' followed by the base64 of 24 to 64 random bytes; omit it to have one generated.",
+      'secret',
+    );
+  }
+}

@@ -1,0 +1,178 @@
+import type { Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import type { Express } from 'express';
+import pino, { type Logger } from 'pino';
+import { expireOverduePayments } from './app/expire-overdue-payments.js';
+import { createMerchant } from './app/merchants.js';
+import type { Services } from './app/services.js';
+import { createApp } from './adapters/http/app.js';
+import { openDatabase, type Database } from './adapters/postgres/database.js';
+import { lockDataDir } from './adapters/postgres/embedded-lock.js';
+import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
+import { renderQrImage } from './adapters/promptpay/qr-image.js';
+import { sandboxBank } from './adapters/sandbox/sandbox-bank.js';
+import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.js';
+import { sha256ApiKeys } from './adapters/system/api-keys.js';
+import { systemClock } from './adapters/system/clock.js';
+import { randomIds } from './adapters/system/random-ids.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import type { Clock } from './ports/clock.js';
+
+/** The composition root: the one module that names concrete adapters and wires them together. */
+
+export interface Overrides {
+  clock?: Clock;
+  logger?: Logger;
+  validateResponses?: boolean;
+}
+
+export interface Runtime {
+  config: Config;
+  db: Database;
+  services: Services;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export const createLogger = (config: Config): Logger =>
+  pino({ level: config.logLevel, redact: { paths: ['req.headers.authorization', '*.apiKey', '*.secret', '*.api_key'], censor: '[redacted]' } });
+
+/** DATA_DIR=memory:// keeps the embedded database in memory (tests, throwaway demos). */
+const IN_MEMORY = 'memory://';
+
+/** Opens the database (locking the embedded one) and builds the services every entry point shares. */
+export async function openRuntime(config: Config, overrides: Overrides = {}): Promise<Runtime> {
+  const logger = overrides.logger ?? createLogger(config);
+  const inMemory = config.dataDir === IN_MEMORY;
+  const unlock = config.databaseUrl || inMemory ? null : await lockDataDir(config.dataDir);
+  try {
+    const db = await openDatabase(
+      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir },
+    );
+    const services: Services = {
+      uow: createUnitOfWork(db.knex),
+      clock: overrides.clock ?? systemClock,
+      ids: randomIds,
+      apiKeys: sha256ApiKeys,
+      bank: sandboxBank,
+      cardProcessors: { test: sandboxCardProcessor, live: null },
+    };
+    const close = async () => {
+      await db.close();
+      await unlock?.();
+    };
+    return { config, db, services, logger, close };
+  } catch (error) {
+    await unlock?.();
+    throw error;
+  }
+}
+
+export function buildApp(runtime: Runtime, overrides: Overrides = {}): Express {
+  return createApp({
+    services: runtime.services,
+    publicBaseUrl: runtime.config.publicBaseUrl,
+    logger: runtime.logger,
+    renderQrImage,
+    webhooks: {},
+    validateResponses: overrides.validateResponses ?? false,
+    isReady: async () => {
+      await runtime.db.knex.raw('select 1');
+      return true;
+    },
+  });
+}
+
+/** The expiry sweeper (and, with the webhooks work, the dispatcher): runs in the server unless WEBHOOK_DISPATCHER=off. */
+export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    running = expireOverduePayments(runtime.services)
+      .catch((error: unknown) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(sweep, runtime.config.expirySweepIntervalMs);
+      });
+  };
+  sweep();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  runtime: Runtime;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, overrides: Overrides = {}): Promise<RunningServer> {
+  const runtime = await openRuntime(config, overrides);
+  const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
+  const server: Server = buildApp(runtime, overrides).listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    runtime,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await stopBackground();
+      await runtime.close();
+    },
+  };
+}
+
+/** On the embedded database a first start creates a sandbox merchant and shows how to use it. */
+async function greet(running: RunningServer): Promise<void> {
+  const { runtime, url } = running;
+  const base = runtime.config.publicBaseUrl;
+  runtime.logger.info(`Payment QR service listening on ${url} (${runtime.db.kind} database)`);
+  if (runtime.db.kind !== 'embedded' || (await runtime.services.uow.repos.merchants.count()) > 0) return;
+  const { merchant, apiKey } = await createMerchant(runtime.services, {
+    name: 'Sandbox merchant',
+    mode: 'test',
+    account: { kind: 'promptpay_id', id: '0812345678' },
+  });
+  console.log(
+    [
+      '',
+      `Sandbox merchant ${merchant.id} created. Its test API key (shown once, stored only as a hash):`,
+      `  ${apiKey}`,
+      '',
+      'Create a QR code for 150.00 THB:',
+      `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -H 'Idempotency-Key: order-1001' -d '{"amount": 15000, "currency": "THB", "reference": "ORDER-1001"}'`,
+      '',
+      `Then open the qr_image_url it returns, and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
+      '',
+    ].join('\n'),
+  );
+}
+
+async function main(): Promise<void> {
+  const running = await startServer(loadConfig());
+  await greet(running);
+  const shutdown = async (signal: string) => {
+    running.runtime.logger.info({ signal }, 'shutting down');
+    await running.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+export function runEntryPoint(entryUrl: string, run: () => Promise<void>): void {
+  if (process.argv[1] && entryUrl === pathToFileURL(process.argv[1]).href) {
+    run().catch((error: unknown) => {
+      console.error(error instanceof ConfigError || error instanceof Error ? `error: ${error.message}` : error);
+      process.exit(1);
+    });
+  }
+}
+
+runEntryPoint(import.meta.url, main);

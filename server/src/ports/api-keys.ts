@@ -1,0 +1,15 @@
+import type { Mode } from '../domain/merchant.js';
+
+export interface IssuedApiKey {
+  id: string;
+  secret: string; // shown once, never stored
+  hash: string;
+  prefix: string; // enough to recognise a key in logs, never enough to use it
+}
+
+export interface ApiKeys {
+  issue(mode: Mode): IssuedApiKey;
+  hash(secret: string): string;
+  /** Constant-time comparison of two hashes. */
+  sameHash(a: string, b: string): boolean;
+}

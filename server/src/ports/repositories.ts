@@ -1,0 +1,108 @@
+import type { DomainEvent, EventKind } from '../domain/events.js';
+import type { Merchant } from '../domain/merchant.js';
+import type { DateRange, Page, PageRequest } from '../domain/page.js';
+import type { Payment, PaymentStatus } from '../domain/payment.js';
+import type { QrCode } from '../domain/qr-code.js';
+import type { Refund } from '../domain/refund.js';
+import type { Transaction, TransactionStatus, TransactionType } from '../domain/transaction.js';
+import type { Delivery, Webhook } from '../domain/webhook.js';
+
+export interface MerchantRepository {
+  insert(merchant: Merchant, apiKey: { id: string; hash: string; prefix: string }): Promise<void>;
+  /** The merchant owning an API key, found by the key's SHA-256 hash; `keyHash` is returned for a constant-time compare. */
+  findByApiKeyHash(hash: string): Promise<{ merchant: Merchant; keyHash: string } | null>;
+  findById(id: string): Promise<Merchant | null>;
+  count(): Promise<number>;
+}
+
+export interface QrCodeRepository {
+  insert(qrCode: QrCode): Promise<void>;
+  /** QR codes are looked up without a merchant: their image is public and their id unguessable. */
+  findById(id: string): Promise<QrCode | null>;
+}
+
+export interface PaymentFilter extends DateRange {
+  status?: PaymentStatus;
+}
+
+export interface PaymentRepository {
+  insert(payment: Payment): Promise<void>;
+  update(payment: Payment): Promise<void>;
+  /** With `lock`, the row stays locked until the transaction ends, so concurrent changes queue. */
+  findById(merchantId: string, id: string, options?: { lock?: boolean }): Promise<Payment | null>;
+  list(merchantId: string, filter: PaymentFilter, page: PageRequest): Promise<Page<Payment>>;
+  /** Pending payments past their expiry, locked and skipped by concurrent sweepers. */
+  lockOverduePending(now: Date, limit: number): Promise<Payment[]>;
+}
+
+export interface RefundRepository {
+  insert(refund: Refund): Promise<void>;
+  findById(merchantId: string, id: string): Promise<Refund | null>;
+}
+
+export interface TransactionFilter extends DateRange {
+  status?: TransactionStatus;
+  type?: TransactionType;
+}
+
+export interface TransactionRepository {
+  insert(transaction: Transaction): Promise<void>;
+  /** Moves a payment's own transaction to the payment's new type and status. */
+  updatePaymentTransaction(paymentId: string, state: Pick<Transaction, 'type' | 'status'>): Promise<void>;
+  list(merchantId: string, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
+}
+
+export interface EventOutbox {
+  insert(event: DomainEvent): Promise<void>;
+}
+
+export interface WebhookRepository {
+  insert(webhook: Webhook, secret: string): Promise<void>;
+  findById(merchantId: string, id: string): Promise<Webhook | null>;
+  list(merchantId: string, page: PageRequest): Promise<Page<Webhook>>;
+  secretOf(merchantId: string, id: string): Promise<string | null>;
+  delete(merchantId: string, id: string): Promise<boolean>;
+  disable(id: string): Promise<void>;
+  activeSubscribedTo(merchantId: string, kind: EventKind): Promise<Webhook[]>;
+}
+
+export interface DeliveryRepository {
+  insertMany(deliveries: Delivery[]): Promise<void>;
+  list(merchantId: string, webhookId: string, page: PageRequest): Promise<Page<Delivery>>;
+}
+
+export interface StoredResponse {
+  fingerprint: string;
+  status: number;
+  body: string;
+  createdAt: Date;
+}
+
+export interface IdempotencyStore {
+  /** Takes the key for this transaction; false when another request holds it right now. */
+  tryLock(merchantId: string, key: string): Promise<boolean>;
+  find(merchantId: string, key: string, notBefore: Date): Promise<StoredResponse | null>;
+  save(merchantId: string, key: string, response: StoredResponse): Promise<void>;
+  purgeOlderThan(cutoff: Date): Promise<number>;
+}
+
+export interface Repositories {
+  merchants: MerchantRepository;
+  qrCodes: QrCodeRepository;
+  payments: PaymentRepository;
+  refunds: RefundRepository;
+  transactions: TransactionRepository;
+  events: EventOutbox;
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  idempotency: IdempotencyStore;
+  /** Runs `work` in a savepoint: if it throws, its writes are undone and the enclosing transaction goes on. */
+  savepoint<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+}
+
+export interface UnitOfWork {
+  /** Runs `work` in one database transaction: all of its writes commit together or none do. */
+  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  /** Repositories outside a transaction, for reads. */
+  readonly repos: Repositories;
+}

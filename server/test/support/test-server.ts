@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { createMerchant } from '../../src/app/merchants.js';
+import { loadConfig } from '../../src/config.js';
+import type { PromptPayAccount } from '../../src/domain/promptpay-payload.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import type { Clock } from '../../src/ports/clock.js';
+
+/** A clock the test moves by hand. */
+export function manualClock(start = new Date()): Clock & { advance(ms: number): void; set(date: Date): void } {
+  let now = start.getTime();
+  return { now: () => new Date(now), advance: (ms) => void (now += ms), set: (date) => void (now = date.getTime()) };
+}
+
+/** On PostgreSQL each test server gets a database of its own, so no test can disturb another's rows. */
+async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `pqr_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return {
+    url: fresh.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  running: RunningServer;
+  /** A new merchant with its own test key: every test makes the records it reads. */
+  merchant(options?: { mode?: 'test' | 'live'; account?: PromptPayAccount }): Promise<{ id: string; apiKey: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    WEBHOOK_DISPATCHER: 'off',
+    LOG_LEVEL: 'silent',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...options.env,
+  });
+  const running = await startServer(config, { clock: options.clock, validateResponses: true, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  return {
+    url: running.url,
+    running,
+    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' } } = {}) {
+      const { merchant, apiKey } = await createMerchant(running.runtime.services, { name: 'Test merchant', mode, account });
+      return { id: merchant.id, apiKey };
+    },
+    async stop() {
+      await running.stop();
+      await postgres?.drop();
+    },
+  };
+}
