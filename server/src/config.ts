@@ -4,7 +4,8 @@ export interface Config {
   dataDir: string;
   port: number;
   host: string;
-  publicBaseUrl: string;
+  /** Origin used in qr_image_url; null: the address the server actually listens on. */
+  publicBaseUrl: string | null;
   webhookAllowPrivateUrls: boolean;
   webhookRetryScheduleMs: number[];
   webhookTimeoutMs: number;
@@ -59,7 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || '.data/pglite',
     port,
     host,
-    publicBaseUrl: (env.PUBLIC_BASE_URL ? url(env.PUBLIC_BASE_URL, 'PUBLIC_BASE_URL', ['http:', 'https:']) : `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl: env.PUBLIC_BASE_URL ? url(env.PUBLIC_BASE_URL, 'PUBLIC_BASE_URL', ['http:', 'https:']).replace(/\/+$/, '') : null,
     webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),

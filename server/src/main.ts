@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
@@ -8,6 +8,7 @@ import type { Services } from './app/services.js';
 import { createApp } from './adapters/http/app.js';
 import { openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
+import { deliveryQueue } from './adapters/postgres/repositories/delivery-queue.js';
 import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { renderQrImage } from './adapters/promptpay/qr-image.js';
 import { sandboxBank } from './adapters/sandbox/sandbox-bank.js';
@@ -15,6 +16,11 @@ import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
+import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
+import { httpWebhookSender } from './adapters/webhooks/http-sender.js';
+import { postgresDeliveryWakeups } from './adapters/webhooks/postgres-wakeups.js';
+import { standardWebhookSigner } from './adapters/webhooks/standard-signer.js';
+import { webhookUrlGuard } from './adapters/webhooks/url-guard.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Clock } from './ports/clock.js';
 
@@ -56,6 +62,14 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       apiKeys: sha256ApiKeys,
       bank: sandboxBank,
       cardProcessors: { test: sandboxCardProcessor, live: null },
+      webhooks: {
+        urlGuard: webhookUrlGuard({ allowPrivate: config.webhookAllowPrivateUrls }),
+        signer: standardWebhookSigner,
+        sender: httpWebhookSender,
+        queue: deliveryQueue(db.knex),
+        retryScheduleMs: config.webhookRetryScheduleMs,
+        timeoutMs: config.webhookTimeoutMs,
+      },
     };
     const close = async () => {
       await db.close();
@@ -68,10 +82,10 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   }
 }
 
-export function buildApp(runtime: Runtime, overrides: Overrides = {}): Express {
+export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}): Express {
   return createApp({
     services: runtime.services,
-    publicBaseUrl: runtime.config.publicBaseUrl,
+    publicBaseUrl,
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
@@ -83,8 +97,16 @@ export function buildApp(runtime: Runtime, overrides: Overrides = {}): Express {
   });
 }
 
-/** The expiry sweeper (and, with the webhooks work, the dispatcher): runs in the server unless WEBHOOK_DISPATCHER=off. */
+/** The expiry sweeper and the webhook dispatcher: run in the server unless WEBHOOK_DISPATCHER=off. */
 export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
+  const { databaseUrl } = runtime.config;
+  const dispatcher = startWebhookDispatcher({
+    services: runtime.services,
+    // PostgreSQL wakes dispatchers by NOTIFY and polls only as a fallback; the embedded database can only poll.
+    wakeups: databaseUrl ? postgresDeliveryWakeups(databaseUrl, (error) => runtime.logger.warn({ err: error }, 'webhook wake-ups lost; reconnecting')) : undefined,
+    pollIntervalMs: databaseUrl ? 5_000 : 200,
+    onError: (error) => runtime.logger.warn({ err: error }, 'webhook dispatch failed; retrying'),
+  });
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -99,7 +121,7 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   return async () => {
     stopped = true;
     clearTimeout(timer);
-    await running;
+    await Promise.all([running, dispatcher.stop()]);
   };
 }
 
@@ -112,12 +134,14 @@ export interface RunningServer {
 export async function startServer(config: Config, overrides: Overrides = {}): Promise<RunningServer> {
   const runtime = await openRuntime(config, overrides);
   const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
-  const server: Server = buildApp(runtime, overrides).listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject).listen(config.port, config.host));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides));
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     runtime,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -131,7 +155,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
 /** On the embedded database a first start creates a sandbox merchant and shows how to use it. */
 async function greet(running: RunningServer): Promise<void> {
   const { runtime, url } = running;
-  const base = runtime.config.publicBaseUrl;
+  const base = runtime.config.publicBaseUrl ?? url;
   runtime.logger.info(`Payment QR service listening on ${url} (${runtime.db.kind} database)`);
   if (runtime.db.kind !== 'embedded' || (await runtime.services.uow.repos.merchants.count()) > 0) return;
   const { merchant, apiKey } = await createMerchant(runtime.services, {

@@ -46,7 +46,7 @@ describe('GET /Thai/v1/transactions', () => {
 
   it.each([
     ['status=pending', 2],
-    ['status=succeeded', 1],
+    ['status=succeeded', 2], // the partly refunded payment and its refund
     ['status=refunded', 0],
     ['status=failed', 1],
     ['type=refund', 1],

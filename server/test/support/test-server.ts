@@ -56,7 +56,7 @@ export async function startTestServer(options: { clock?: Clock; env?: Record<str
   return {
     url: running.url,
     running,
-    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' } } = {}) {
+    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' } }: { mode?: 'test' | 'live'; account?: PromptPayAccount } = {}) {
       const { merchant, apiKey } = await createMerchant(running.runtime.services, { name: 'Test merchant', mode, account });
       return { id: merchant.id, apiKey };
     },

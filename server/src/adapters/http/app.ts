@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import { requireApiKey } from './auth.js';
+import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
 import { requestId } from './request-context.js';
 import { paymentRoutes } from './routes/payment-routes.js';
@@ -61,7 +62,7 @@ export function createApp(deps: AppDeps): Express {
     else sendError(res, serviceUnavailable());
   });
 
-  app.use(express.json({ limit: '1mb', strict: true }));
+  app.use(jsonBody());
   app.use(qrImageRoute(s, deps.renderQrImage));
   app.use(API_BASES, requireApiKey(s));
   app.use(contractValidator({ validateResponses: deps.validateResponses ?? false }));

@@ -30,7 +30,8 @@ export const loadContract = (): Spec => parse(readFileSync(contractPath, 'utf8')
 export function contractValidator(options: { validateResponses: boolean }): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: validationSpecOf(loadContract()) as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+    // Bodies are never coerced ("150000" is not an amount); query and path parameters always are.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: options.validateResponses ? { onError: (error) => { throw error; } } : false,
     validateSecurity: false,
     validateFormats: true,

@@ -27,7 +27,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   router.post(
     '/qr-codes',
     idempotentMutation(s, 'createQrCode', async ({ tx, merchant }, req) => {
-    const body = req.body as Body<'QrCodeCreateRequest'>;
+    const body = req.body as Body<'CreateQrCodeRequest'>;
     const { qrCode, payment } = await createQrCode(tx, s, merchant, {
       amount: body.amount,
       currency: body.currency,
@@ -55,7 +55,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   router.post(
     '/payments',
     idempotentMutation(s, 'createCardPayment', async ({ tx, merchant, requestId }, req) => {
-      const body = req.body as Body<'CardPaymentCreateRequest'>;
+      const body = req.body as Body<'CreateCardPaymentRequest'>;
       const result = await createCardPayment(tx, s, merchant, {
         tokenId: body.token_id,
         amount: body.amount,
@@ -74,7 +74,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   router.post(
     '/test/payments/:payment_id/succeed',
     settle('succeedTestPayment', (req) => {
-      const payer = (req.body ?? {}) as Body<'TestPaymentSucceedRequest'>;
+      const payer = (req.body ?? {}) as Body<'SucceedTestPaymentRequest'>;
       return { kind: 'succeeded', payer: { clientName: payer.client_name, clientBankName: payer.client_bank_name, clientBankAccount: payer.client_bank_account } };
     }),
   );
@@ -84,7 +84,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   router.post(
     '/refunds',
     idempotentMutation(s, 'createRefund', async ({ tx, merchant }, req) => {
-      const body = req.body as Body<'RefundCreateRequest'>;
+      const body = req.body as Body<'CreateRefundRequest'>;
       const refund = await refundPayment(tx, s, merchant, { paymentId: body.payment_id, amount: body.amount, reason: body.reason });
       return jsonResponse(200, toRefundBody(refund));
     }),

@@ -4,7 +4,7 @@ import type { Db } from './query.js';
 export const idempotencyStore = (db: Db): IdempotencyStore => ({
   async tryLock(merchantId, key) {
     // A transaction-scoped advisory lock: held until commit or rollback, shared by every server instance.
-    const result = await db.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`${merchantId}\u0000${key}`]);
+    const result = await db.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`${merchantId}:${key}`]);
     return Boolean(result.rows[0]?.locked);
   },
   async find(merchantId, key, notBefore) {
