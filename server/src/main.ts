@@ -157,7 +157,11 @@ async function greet(running: RunningServer): Promise<void> {
   const { runtime, url } = running;
   const base = runtime.config.publicBaseUrl ?? url;
   runtime.logger.info(`Payment QR service listening on ${url} (${runtime.db.kind} database)`);
-  if (runtime.db.kind !== 'embedded' || (await runtime.services.uow.repos.merchants.count()) > 0) return;
+  if (runtime.db.kind !== 'embedded') return;
+  if ((await runtime.services.uow.repos.merchants.count()) > 0) {
+    console.log('Merchants exist already (the sandbox key was printed at first start). For a new key, stop the server and run: npm run cli -- merchants create --name "My shop"');
+    return;
+  }
   const { merchant, apiKey } = await createMerchant(runtime.services, {
     name: 'Sandbox merchant',
     mode: 'test',

@@ -1,4 +1,3 @@
-import type { QrCode } from '../../../domain/qr-code.js';
 import type { QrCodeRepository } from '../../../ports/repositories.js';
 import type { Db } from './query.js';
 
