@@ -22,12 +22,15 @@ import { postgresDeliveryWakeups } from './adapters/webhooks/postgres-wakeups.js
 import { standardWebhookSigner } from './adapters/webhooks/standard-signer.js';
 import { webhookUrlGuard } from './adapters/webhooks/url-guard.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import type { CustomerBank } from './ports/bank.js';
 import type { Clock } from './ports/clock.js';
 
 /** The composition root: the one module that names concrete adapters and wires them together. */
 
 export interface Overrides {
   clock?: Clock;
+  /** Tests stand in for the customer's bank, a process boundary. */
+  bank?: CustomerBank;
   logger?: Logger;
   validateResponses?: boolean;
 }
@@ -60,7 +63,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       clock: overrides.clock ?? systemClock,
       ids: randomIds,
       apiKeys: sha256ApiKeys,
-      bank: sandboxBank,
+      bank: overrides.bank ?? sandboxBank,
       cardProcessors: { test: sandboxCardProcessor, live: null },
       webhooks: {
         urlGuard: webhookUrlGuard({ allowPrivate: config.webhookAllowPrivateUrls }),

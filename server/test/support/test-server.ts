@@ -5,6 +5,7 @@ import { createMerchant } from '../../src/app/merchants.js';
 import { loadConfig } from '../../src/config.js';
 import type { PromptPayAccount } from '../../src/domain/promptpay-payload.js';
 import { startServer, type RunningServer } from '../../src/main.js';
+import type { CustomerBank } from '../../src/ports/bank.js';
 import type { Clock } from '../../src/ports/clock.js';
 
 /** A clock the test moves by hand. */
@@ -41,7 +42,7 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(options: { clock?: Clock; bank?: CustomerBank; env?: Record<string, string> } = {}): Promise<TestServer> {
   const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
   const config = loadConfig({
     PORT: '0',
@@ -52,7 +53,7 @@ export async function startTestServer(options: { clock?: Clock; env?: Record<str
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });
-  const running = await startServer(config, { clock: options.clock, validateResponses: true, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const running = await startServer(config, { clock: options.clock, bank: options.bank, validateResponses: true, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   return {
     url: running.url,
     running,

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+
+describe('settings', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseUrl: null,
+      port: 3000,
+      host: '127.0.0.1',
+      publicBaseUrl: null,
+      webhookAllowPrivateUrls: false,
+      webhookRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      webhookTimeoutMs: 10_000,
+      webhookDispatcher: true,
+    });
+  });
+
+  it('parses every setting', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db:5432/x',
+      PORT: '8080',
+      PUBLIC_BASE_URL: 'https://pay.example.com/',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0,500ms,2s',
+      WEBHOOK_TIMEOUT_MS: '250',
+      WEBHOOK_DISPATCHER: 'off',
+      EXPIRY_SWEEP_INTERVAL_MS: '50',
+    });
+    expect(config).toMatchObject({ port: 8080, publicBaseUrl: 'https://pay.example.com', webhookRetryScheduleMs: [0, 500, 2000], webhookDispatcher: false, webhookTimeoutMs: 250 });
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT: 'eighty' must be an integer/],
+    ['PORT', '70000', /PORT/],
+    ['DATABASE_URL', 'mysql://x', /DATABASE_URL: .* must be a postgres: or postgresql: URL/],
+    ['PUBLIC_BASE_URL', 'not a url', /PUBLIC_BASE_URL/],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes', /must be 'true' or 'false'/],
+    ['WEBHOOK_RETRY_SCHEDULE', '0,5x', /WEBHOOK_RETRY_SCHEDULE: '5x' is not a duration/],
+    ['WEBHOOK_TIMEOUT_MS', '0', /WEBHOOK_TIMEOUT_MS/],
+    ['WEBHOOK_DISPATCHER', 'true', /must be 'on' or 'off'/],
+    ['EXPIRY_SWEEP_INTERVAL_MS', '-1', /EXPIRY_SWEEP_INTERVAL_MS/],
+  ])('refuses %s=%s with a clear message', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+});

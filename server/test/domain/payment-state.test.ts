@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/domain/errors.js';
+import { expire, fail, succeed, type Payment } from '../../src/domain/payment.js';
+import { applySettledRefund, refundAmountFor } from '../../src/domain/refund.js';
+import { paymentTransactionState } from '../../src/domain/transaction.js';
+import { paymentEventKind } from '../../src/domain/events.js';
+
+const t0 = new Date('2026-11-20T08:00:00.000Z');
+const later = new Date('2026-11-20T08:05:00.000Z');
+const pending: Payment = {
+  id: 'pay_1',
+  merchantId: 'mch_1',
+  qrCodeId: 'qr_1',
+  status: 'pending',
+  amount: 10000,
+  currency: 'THB',
+  reference: null,
+  description: null,
+  clientName: null,
+  clientBankName: null,
+  clientBankAccount: null,
+  metadata: {},
+  refundedAmount: 0,
+  card: null,
+  createdAt: t0,
+  updatedAt: t0,
+  completedAt: null,
+  expiresAt: new Date('2026-11-20T08:15:00.000Z'),
+};
+
+const codeOf = (work: () => unknown) => {
+  try {
+    work();
+  } catch (error) {
+    return (error as DomainError).code;
+  }
+  return 'no error';
+};
+
+describe('payment state machine', () => {
+  it('pending -> succeeded | failed | expired, with the transaction and event each implies', () => {
+    expect(succeed(pending, later)).toMatchObject({ status: 'succeeded', completedAt: later });
+    expect(fail(pending, later).status).toBe('failed');
+    expect(expire(pending, later).status).toBe('expired');
+    expect(paymentTransactionState(fail(pending, later))).toEqual({ type: 'failed', status: 'failed' });
+    expect(paymentTransactionState(expire(pending, later))).toEqual({ type: 'failed', status: 'failed' });
+    expect(paymentEventKind(expire(pending, later))).toBe('payment.failed');
+    expect(paymentEventKind(succeed(pending, later))).toBe('payment.succeeded');
+  });
+
+  it('refuses every transition out of a final state', () => {
+    for (const done of [succeed(pending, later), fail(pending, later), expire(pending, later)]) {
+      expect(codeOf(() => succeed(done, later))).toBe('payment_not_pending');
+      expect(codeOf(() => fail(done, later))).toBe('payment_not_pending');
+      expect(codeOf(() => expire(done, later))).toBe('payment_not_pending');
+    }
+  });
+
+  it('refuses completion at or after expires_at', () => {
+    expect(codeOf(() => succeed(pending, pending.expiresAt!))).toBe('payment_not_pending');
+  });
+
+  it('succeeded -> refunded only when refunds reach the full amount', () => {
+    const paid = succeed(pending, later);
+    const partly = applySettledRefund(paid, 4000, later);
+    expect(partly).toMatchObject({ status: 'succeeded', refundedAmount: 4000 });
+    expect(refundAmountFor(partly, undefined)).toBe(6000);
+    expect(codeOf(() => refundAmountFor(partly, 6001))).toBe('invalid_amount');
+    const fully = applySettledRefund(partly, 6000, later);
+    expect(fully.status).toBe('refunded');
+    expect(paymentTransactionState(fully)).toEqual({ type: 'payment', status: 'refunded' });
+    expect(codeOf(() => refundAmountFor(fully, undefined))).toBe('payment_not_refundable');
+    expect(codeOf(() => refundAmountFor(pending, 1))).toBe('payment_not_refundable');
+  });
+});
