@@ -40,7 +40,9 @@ describe('idempotency', () => {
   it('refuses a header and body key that differ, and keys that are empty or too long', async () => {
     const differ = await api.post('/Thai/v1/qr-codes', { ...order, idempotency_key: 'a' }, { idempotencyKey: 'b' });
     expect(differ.status).toBe(400);
-    expect((await api.post('/Thai/v1/qr-codes', order, { idempotencyKey: 'x'.repeat(256) })).status).toBe(400);
+    const tooLong = await api.post('/Thai/v1/qr-codes', order, { idempotencyKey: 'x'.repeat(256) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatchObject({ code: 'invalid_request', param: 'Idempotency-Key' });
     expect((await api.post('/Thai/v1/qr-codes', { ...order, idempotency_key: '' })).status).toBe(400);
     expect((await api.post('/Thai/v1/qr-codes', order, { idempotencyKey: 'x'.repeat(255) })).status).toBe(200);
   });

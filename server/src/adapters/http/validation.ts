@@ -56,7 +56,9 @@ export function fromValidatorError(error: unknown): DomainError | null {
   if (e.status !== 400) return null;
   const first = e.errors[0] ?? {};
   const location = first.path ?? '';
-  const param = location.replace(/^\/?(body|query|headers|params|path)\/?/, '').replace(/\//g, '.') || undefined;
+  const field = location.replace(/^\/?(body|query|headers|params|path)\/?/, '').replace(/\//g, '.');
+  // Header names come back lower-cased; name them as the contract spells them (Idempotency-Key).
+  const param = (location.startsWith('/headers') ? field.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()) : field) || undefined;
   const code = location.startsWith('/query') ? 'invalid_parameters' : 'invalid_request';
   return new DomainError(code, `${param ?? 'request'}: ${first.message ?? e.message ?? 'is invalid'}.`, param);
 }

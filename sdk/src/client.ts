@@ -1,0 +1,103 @@
+import { RequestSender, type FetchFunction } from './http.js';
+import { Payments } from './resources/payments.js';
+import { QrCodes } from './resources/qr-codes.js';
+import { Refunds } from './resources/refunds.js';
+import { TestHelpers } from './resources/test-helpers.js';
+import { Transactions } from './resources/transactions.js';
+import { Webhooks } from './resources/webhooks.js';
+
+export interface PaymentQrClientOptions {
+  /** Your secret key, `sk_test_...` (sandbox) or `sk_live_...`. Keep it on your server. */
+  apiKey: string;
+  /** Where the service runs, without a path: the SDK adds `/Thai/v1`. Default `http://127.0.0.1:3000`. */
+  baseUrl?: string;
+  /** Milliseconds to wait for each attempt's answer before it counts as a time-out. Default 30000. */
+  timeout?: number;
+  /** Retries after a failed first attempt (connection error, time-out, 409 in use, 429, 5xx). Default 2. */
+  maxRetries?: number;
+  /** A Fetch API implementation. Default: the global `fetch` (Node 20, browsers, edge runtimes). */
+  fetch?: FetchFunction;
+}
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+const API_PATH = '/Thai/v1';
+const OPTION_NAMES: ReadonlySet<string> = new Set<keyof PaymentQrClientOptions>(['apiKey', 'baseUrl', 'timeout', 'maxRetries', 'fetch']);
+const API_KEY = /^sk_(test|live)_[A-Za-z0-9_-]+$/;
+
+interface ResolvedOptions {
+  apiKey: string;
+  origin: string;
+  timeout: number;
+  maxRetries: number;
+  fetch: FetchFunction;
+}
+
+/** Checks the options once, when the client is made, so that a typo fails at start-up, not at the first payment. */
+function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new TypeError('PaymentQrClient needs an options object: { apiKey }.');
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) throw new TypeError(`Unknown PaymentQrClient option '${name}'. Known options: ${[...OPTION_NAMES].join(', ')}.`);
+  }
+  const { apiKey, baseUrl = DEFAULT_BASE_URL, timeout = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
+  if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_....');
+  // The key itself is never put in a message: messages end up in logs.
+  if (!API_KEY.test(apiKey)) throw new TypeError('PaymentQrClient option apiKey must look like sk_test_... or sk_live_....');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`PaymentQrClient option baseUrl must be an absolute http(s) URL, got '${baseUrl}'.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`PaymentQrClient option baseUrl must be http or https, got '${url.protocol}'.`);
+  if (url.search !== '' || url.hash !== '') throw new TypeError('PaymentQrClient option baseUrl must not carry a query or fragment.');
+  const origin = url.toString().replace(/\/+$/, '');
+  if (/\/(Thai\/)?v1$|\/Thai$/.test(origin)) {
+    throw new TypeError(`PaymentQrClient option baseUrl is where the service runs, e.g. 'https://api.example.com'; the SDK adds ${API_PATH} itself.`);
+  }
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2_147_483_647) {
+    throw new TypeError('PaymentQrClient option timeout must be a positive number of milliseconds.');
+  }
+  if (typeof maxRetries !== 'number' || !Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new TypeError('PaymentQrClient option maxRetries must be an integer, 0 or more.');
+  }
+  const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  if (typeof fetch !== 'function') throw new TypeError('PaymentQrClient option fetch must be a function with the signature of the Fetch API.');
+  return { apiKey, origin, timeout, maxRetries, fetch };
+}
+
+/**
+ * The Payment QR API client.
+ *
+ * ```ts
+ * const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY! });
+ * const qrCode = await client.qrCodes.create({ amount: 150000, currency: 'THB' });
+ * ```
+ */
+export class PaymentQrClient {
+  readonly qrCodes: QrCodes;
+  readonly payments: Payments;
+  readonly refunds: Refunds;
+  readonly transactions: Transactions;
+  readonly webhooks: Webhooks;
+  /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
+  readonly testHelpers: TestHelpers;
+
+  constructor(options: PaymentQrClientOptions) {
+    const resolved = resolveOptions(options);
+    const sender = new RequestSender({
+      apiBaseUrl: `${resolved.origin}${API_PATH}`,
+      apiKey: resolved.apiKey,
+      timeout: resolved.timeout,
+      maxRetries: resolved.maxRetries,
+      fetch: resolved.fetch,
+    });
+    this.qrCodes = new QrCodes(sender, resolved.origin);
+    this.payments = new Payments(sender);
+    this.refunds = new Refunds(sender);
+    this.transactions = new Transactions(sender);
+    this.webhooks = new Webhooks(sender);
+    this.testHelpers = new TestHelpers(sender);
+  }
+}

@@ -1,0 +1,26 @@
+export { PaymentQrClient, type PaymentQrClientOptions } from './client.js';
+export type { RequestOptions, FetchFunction } from './http.js';
+export { PageIterable, type Page } from './pagination.js';
+export type { WaitForCompletionOptions } from './resources/payments.js';
+export type { QrCodes } from './resources/qr-codes.js';
+export type { Payments } from './resources/payments.js';
+export type { Refunds } from './resources/refunds.js';
+export type { Transactions } from './resources/transactions.js';
+export type { Webhooks } from './resources/webhooks.js';
+export type { TestHelpers } from './resources/test-helpers.js';
+export { verifyWebhook, type WebhookHeaders } from './webhook-signature.js';
+export {
+  PaymentQrError,
+  AuthenticationError,
+  ValidationError,
+  NotFoundError,
+  PaymentDeclinedError,
+  IdempotencyConflictError,
+  RateLimitError,
+  ApiError,
+  ConnectionError,
+  WebhookVerificationError,
+  type ClientErrorCode,
+  type WebhookVerificationFailure,
+} from './errors.js';
+export type * from './types.js';

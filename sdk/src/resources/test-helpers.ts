@@ -1,0 +1,22 @@
+import type { RequestOptions, RequestSender } from '../http.js';
+import type { Payment, SucceedTestPaymentParams } from '../types.js';
+
+/** Sandbox only (`sk_test_` keys): play the customer's bank. With a live key they answer 404. */
+export class TestHelpers {
+  constructor(private readonly sender: RequestSender) {}
+
+  /** The customer paid: the pending payment becomes `succeeded`; optional payer details fill empty client fields. */
+  succeed(paymentId: string, payer?: SucceedTestPaymentParams, options?: RequestOptions): Promise<Payment> {
+    return this.sender.request<Payment>({ method: 'POST', path: `test/payments/${encodeURIComponent(paymentId)}/succeed`, body: payer, options });
+  }
+
+  /** The bank declined: the pending payment becomes `failed`. */
+  fail(paymentId: string, options?: RequestOptions): Promise<Payment> {
+    return this.sender.request<Payment>({ method: 'POST', path: `test/payments/${encodeURIComponent(paymentId)}/fail`, options });
+  }
+
+  /** Expires the pending payment now; its QR image answers 410 from then on. */
+  expire(paymentId: string, options?: RequestOptions): Promise<Payment> {
+    return this.sender.request<Payment>({ method: 'POST', path: `test/payments/${encodeURIComponent(paymentId)}/expire`, options });
+  }
+}

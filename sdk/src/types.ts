@@ -1,0 +1,59 @@
+// Every wire type of the SDK, derived from the contract's generated types (a copy of
+// contract/src/generated/openapi.ts, see scripts/copy-contract-types.ts). Nothing here is hand-written
+// except the narrowing of request types noted below.
+import type { components, operations } from './generated/openapi.js';
+
+export type { components, operations };
+
+type Schemas = components['schemas'];
+type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['query']>;
+
+// Resources
+export type QrCode = Schemas['QrCode'];
+export type Payment = Schemas['Payment'];
+export type PaymentStatus = Schemas['PaymentStatus'];
+export type Card = Schemas['Card'];
+export type Refund = Schemas['Refund'];
+export type RefundStatus = Schemas['RefundStatus'];
+export type Transaction = Schemas['Transaction'];
+export type TransactionType = Schemas['TransactionType'];
+export type TransactionStatus = Schemas['TransactionStatus'];
+export type Webhook = Schemas['Webhook'];
+export type WebhookEventType = Schemas['WebhookEventType'];
+export type WebhookSecret = Schemas['WebhookSecret'];
+export type DeletedWebhook = Schemas['DeletedWebhook'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type Currency = Schemas['Currency'];
+export type Metadata = Schemas['Metadata'];
+
+// Webhook events, discriminated by `event`.
+export type PaymentEvent = Schemas['PaymentEvent'];
+export type RefundEvent = Schemas['RefundEvent'];
+export type WebhookEvent = PaymentEvent | RefundEvent;
+
+// Errors
+export type ErrorBody = Schemas['Error'];
+export type ErrorCode = Schemas['ErrorCode'];
+export type ErrorType = Schemas['ErrorType'];
+
+// Request parameters. The contract types `currency` as a string (any other value is a 422, not a schema
+// error); the SDK narrows it to `THB` so that a wrong currency does not compile. openapi-typescript marks
+// fields with a default (`expiry_minutes`) as required; they are optional on the wire. The body
+// `idempotency_key` is left out: the SDK always sends the Idempotency-Key header (see RequestOptions).
+export type CreateQrCodeParams = Omit<Schemas['CreateQrCodeRequest'], 'currency' | 'expiry_minutes' | 'idempotency_key'> & {
+  currency: Currency;
+  expiry_minutes?: Schemas['CreateQrCodeRequest']['expiry_minutes'];
+};
+export type CreateCardPaymentParams = Omit<Schemas['CreateCardPaymentRequest'], 'currency'> & { currency: Currency };
+export type SucceedTestPaymentParams = Schemas['SucceedTestPaymentRequest'];
+export type CreateRefundParams = Schemas['CreateRefundRequest'];
+export type CreateWebhookParams = Schemas['CreateWebhookRequest'];
+
+export type QrCodeImageParams = QueryOf<'getQrCodeImage'>;
+export type PaymentListParams = QueryOf<'listPayments'>;
+export type TransactionListParams = QueryOf<'listTransactions'>;
+export type WebhookListParams = QueryOf<'listWebhooks'>;
+export type WebhookDeliveryListParams = QueryOf<'listWebhookDeliveries'>;
+/** `limit` (1 to 100) and `offset` (0 or more), common to every list. */
+export type PageParams = { limit?: number; offset?: number };

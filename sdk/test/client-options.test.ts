@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { PaymentQrClient, type PaymentQrClientOptions } from '../src/index.js';
+
+const make = (options: unknown) => () => new PaymentQrClient(options as PaymentQrClientOptions);
+
+describe('PaymentQrClient options', () => {
+  it('needs only an API key, and defaults to the local server', () => {
+    const client = new PaymentQrClient({ apiKey: 'sk_test_abc' });
+    expect(client.qrCodes.imageUrl('qr_1')).toBe('http://127.0.0.1:3000/Thai/qr-codes/qr_1/image');
+    expect(new PaymentQrClient({ apiKey: 'sk_live_x-Y_z' })).toBeInstanceOf(PaymentQrClient);
+  });
+
+  it('refuses unknown options, naming them', () => {
+    expect(make({ apiKey: 'sk_test_abc', maxNetworkRetries: 3 })).toThrow(new TypeError("Unknown PaymentQrClient option 'maxNetworkRetries'. Known options: apiKey, baseUrl, timeout, maxRetries, fetch."));
+  });
+
+  it('refuses a missing or malformed key without echoing it', () => {
+    expect(make({})).toThrow(/apiKey is required/);
+    expect(make({ apiKey: 'pk_test_public' })).toThrow(TypeError);
+    expect(make({ apiKey: 'pk_test_public' })).not.toThrow(/pk_test_public/);
+    expect(make({ apiKey: 'sk_test_' })).toThrow(/sk_test_\.\.\. or sk_live_/);
+  });
+
+  it('refuses a base URL that is not an origin the SDK can append /Thai/v1 to', () => {
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'localhost:3000' })).toThrow(/absolute http\(s\) URL|http or https/);
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'ftp://example.com' })).toThrow(/http or https/);
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://api.example.com/Thai/v1' })).toThrow(/adds \/Thai\/v1 itself/);
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://api.example.com?x=1' })).toThrow(/query/);
+  });
+
+  it('keeps a path prefix of the base URL', () => {
+    const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://gw.example.com/payment-qr/' });
+    expect(client.qrCodes.imageUrl('qr_1', { format: 'svg', size: 400 })).toBe('https://gw.example.com/payment-qr/Thai/qr-codes/qr_1/image?format=svg&size=400');
+  });
+
+  it('refuses a time-out, retry count or fetch of the wrong kind', () => {
+    expect(make({ apiKey: 'sk_test_abc', timeout: 0 })).toThrow(/timeout/);
+    expect(make({ apiKey: 'sk_test_abc', timeout: '5000' })).toThrow(/timeout/);
+    expect(make({ apiKey: 'sk_test_abc', maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(make({ apiKey: 'sk_test_abc', maxRetries: 1.5 })).toThrow(/maxRetries/);
+    expect(make({ apiKey: 'sk_test_abc', fetch: 'fetch' })).toThrow(/fetch/);
+    expect(make(undefined)).toThrow(/options object/);
+  });
+
+  it('escapes ids in the image URL', () => {
+    const client = new PaymentQrClient({ apiKey: 'sk_test_abc' });
+    expect(client.qrCodes.imageUrl('qr_1/../x')).toBe('http://127.0.0.1:3000/Thai/qr-codes/qr_1%2F..%2Fx/image');
+  });
+});

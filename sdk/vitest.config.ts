@@ -1,0 +1,10 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Examples import '@payment-qr/sdk' as a merchant would; tests run them against the source.
+    alias: { '@payment-qr/sdk': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  },
+  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+});
