@@ -79,9 +79,11 @@ export interface StoredResponse {
 }
 
 export interface IdempotencyStore {
-  /** Takes the key for this transaction; false when another request holds it right now. */
-  tryLock(merchantId: string, key: string): Promise<boolean>;
-  find(merchantId: string, key: string, notBefore: Date): Promise<StoredResponse | null>;
+  /**
+   * Takes the key for this transaction (`held: false` when another request holds it right now) and, when taken,
+   * returns the result stored under it since `notBefore`, in one round trip.
+   */
+  claim(merchantId: string, key: string, notBefore: Date): Promise<{ held: boolean; prior: StoredResponse | null }>;
   save(merchantId: string, key: string, response: StoredResponse): Promise<void>;
   purgeOlderThan(cutoff: Date): Promise<number>;
 }

@@ -1,8 +1,8 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
+import { accessLog } from './access-log.js';
 import { requireApiKey } from './auth.js';
 import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
@@ -42,17 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple'); // repeated or nested query parameters are refused, not silently merged
 
   app.use(requestId(() => s.ids.next('request')));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (_req, res) => res.getHeader('Request-Id') as string,
-      serializers: {
-        // Never log secrets: no Authorization header, no bodies, no query strings.
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-    }),
-  );
+  app.use(accessLog(logger));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -66,10 +56,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(qrImageRoute(s, deps.renderQrImage));
   app.use(API_BASES, requireApiKey(s));
   app.use(contractValidator({ validateResponses: deps.validateResponses ?? false }));
-  for (const base of API_BASES) {
-    app.use(base, paymentRoutes(s, deps.publicBaseUrl));
-    app.use(base, webhookRoutes(s, deps.webhooks));
-  }
+  app.use(API_BASES, paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks));
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
   });

@@ -53,11 +53,11 @@ export function idempotentMutation(s: Services, operation: string, perform: (ctx
     }
     const fingerprint = fingerprintOf(operation, req);
     const { wire, replayed } = await s.uow.run(async (tx) => {
-      if (!(await tx.idempotency.tryLock(merchant.id, key))) {
+      const now = s.clock.now();
+      const { held, prior } = await tx.idempotency.claim(merchant.id, key, new Date(now.getTime() - idempotencyLifetimeMs));
+      if (!held) {
         throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
       }
-      const now = s.clock.now();
-      const prior = await tx.idempotency.find(merchant.id, key, new Date(now.getTime() - idempotencyLifetimeMs));
       if (prior) {
         if (prior.fingerprint !== fingerprint) {
           throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.', 'Idempotency-Key');
