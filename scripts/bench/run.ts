@@ -1,0 +1,302 @@
+/**
+ * `npm run bench`: QR generation and payment retrieval under autocannon, against the real server on PostgreSQL and
+ * against a bare baseline (express + pg, one round trip, no validation: ./baseline.ts), in the same run.
+ * A benchmark, not a test: prints PASS/MISS per target and exits 0 (1 only if it could not run).
+ *
+ * Each target runs in a child process of its own, on a scratch database of its own (`pqr_bench_*` and
+ * `pqr_bench_base_*`, same schema: the server's migrations), so neither shares an event loop with the load generator
+ * nor grows the other's tables. Children and databases are removed on exit, error, Ctrl-C or the time limit.
+ *
+ * Options (flag or env):
+ *   --seconds N        BENCH_SECONDS        measured seconds per scenario and target (10)
+ *   --warmup N         BENCH_WARMUP         warm-up seconds before each measured run (3)
+ *   --connections N    BENCH_CONNECTIONS    concurrent connections (32)
+ *   --dispatcher on|off BENCH_DISPATCHER    the server's WEBHOOK_DISPATCHER (on: production default)
+ *   --cpu-prof DIR     BENCH_CPU_PROF       write a V8 CPU profile of the server child into DIR
+ *   --only qr|retrieval BENCH_ONLY          run one scenario
+ *   --rounds N         BENCH_ROUNDS         alternate server/baseline N times per scenario; the table shows medians (1)
+ *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point (server/src/main.ts), e.g. an experimental variant
+ * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createMerchant } from '../../server/src/app/merchants.js';
+import { loadConfig } from '../../server/src/config.js';
+import { openRuntime } from '../../server/src/main.js';
+import { adminDatabaseUrl, createScratchDatabase } from '../lib/postgres.js';
+import { cleanupRegistry, freePort, spawnTsNode, waitForHttp } from '../lib/processes.js';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string' },
+    dispatcher: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    only: { type: 'string' },
+    'server-entry': { type: 'string' },
+    rounds: { type: 'string' },
+  },
+});
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name}: '${raw}' must be a whole number`);
+  return value;
+}
+
+const options = {
+  seconds: Math.max(1, positive('--seconds', flags.seconds ?? process.env.BENCH_SECONDS, 10)),
+  warmup: positive('--warmup', flags.warmup ?? process.env.BENCH_WARMUP, 3),
+  rounds: Math.max(1, positive('--rounds', flags.rounds ?? process.env.BENCH_ROUNDS, 1)),
+  connections: Math.max(1, positive('--connections', flags.connections ?? process.env.BENCH_CONNECTIONS, 32)),
+  dispatcher: flags.dispatcher ?? process.env.BENCH_DISPATCHER ?? 'on',
+  cpuProfDir: flags['cpu-prof'] ?? process.env.BENCH_CPU_PROF,
+  only: flags.only ?? process.env.BENCH_ONLY,
+  serverEntry: flags['server-entry'] ?? process.env.BENCH_SERVER_ENTRY ?? 'server/src/main.ts',
+};
+if (!['on', 'off'].includes(options.dispatcher)) throw new Error(`--dispatcher must be on or off, not '${options.dispatcher}'`);
+if (options.only && !['qr', 'retrieval'].includes(options.only)) throw new Error(`--only must be qr or retrieval, not '${options.only}'`);
+
+type ScenarioName = 'qr' | 'retrieval';
+type TargetName = 'server' | 'baseline';
+
+const TARGETS = { qr: 0.7, retrieval: 0.8, p99Ms: 50 };
+
+/** A fixed valid body (the contract's example without the expiry); only the Idempotency-Key changes. */
+const QR_BODY = JSON.stringify({
+  amount: 150000,
+  currency: 'THB',
+  reference: 'INV-2026-00042',
+  client_name: 'Somchai Jaidee',
+  client_bank_name: 'Kasikornbank',
+  metadata: { order_id: 'ORD-88213', customer_id: 'cus_4821' },
+});
+
+interface Endpoint {
+  base: string;
+  /** Path prefix of the API: /Thai/v1 on the server, / on the baseline. */
+  api: string;
+  headers: Record<string, string>;
+  paymentId: string;
+}
+
+interface Measured {
+  round: number;
+  scenario: ScenarioName;
+  target: TargetName;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+let keyCounter = 0;
+const runId = randomBytes(4).toString('hex');
+
+function requestsFor(scenario: ScenarioName, endpoint: Endpoint): autocannon.Request[] {
+  if (scenario === 'retrieval') return [{ method: 'GET', path: `${endpoint.api}/payments/${endpoint.paymentId}`, headers: endpoint.headers }];
+  return [
+    {
+      method: 'POST',
+      path: `${endpoint.api}/qr-codes`,
+      headers: { ...endpoint.headers, 'content-type': 'application/json' },
+      body: QR_BODY,
+      // A new Idempotency-Key per request: every request creates a payment, none is a replay.
+      setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${runId}-${++keyCounter}` } }),
+    },
+  ];
+}
+
+async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoint, seconds: number, round = 0): Promise<Measured> {
+  const result = await autocannon({
+    url: endpoint.base,
+    connections: options.connections,
+    duration: seconds,
+    timeout: 10,
+    requests: requestsFor(scenario, endpoint),
+  });
+  return {
+    round,
+    scenario,
+    target,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+async function postJson(url: string, headers: Record<string, string>): Promise<{ payment_id: string }> {
+  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `seed-${runId}` }, body: QR_BODY });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`seeding ${url}: ${response.status} ${text}`);
+  return JSON.parse(text) as { payment_id: string };
+}
+
+/** Creates the merchant (and, on a fresh database, the schema) through the server's own code, then closes. */
+async function merchantOn(databaseUrl: string): Promise<{ id: string; apiKey: string; promptPayId: string }> {
+  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
+  try {
+    const promptPayId = '0812345678';
+    const { merchant, apiKey } = await createMerchant(runtime.services, { name: 'Bench', mode: 'test', account: { kind: 'promptpay_id', id: promptPayId } });
+    return { id: merchant.id, apiKey, promptPayId };
+  } finally {
+    await runtime.close();
+  }
+}
+
+const loadNow = (): string => loadavg().map((n) => n.toFixed(1)).join(' ');
+const loadAtStart = loadNow();
+const busyMachine = loadavg()[0]! > availableParallelism();
+
+const fmt = (n: number, digits = 0): string => n.toFixed(digits);
+const pad = (text: string, width: number): string => (text.length >= width ? text : `${' '.repeat(width - text.length)}${text}`);
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** One row per scenario and target: medians over the rounds (the only value when there is one), error counts summed. */
+function summarize(results: Measured[], scenario: ScenarioName, target: TargetName): Measured | null {
+  const runs = results.filter((r) => r.scenario === scenario && r.target === target);
+  if (runs.length === 0) return null;
+  const sum = (pick: (r: Measured) => number) => runs.reduce((total, r) => total + pick(r), 0);
+  return {
+    round: 0,
+    scenario,
+    target,
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    requests: sum((r) => r.requests),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+  };
+}
+
+function report(results: Measured[]): void {
+  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'];
+  const widths = [10, 9, 9, 7, 7, 9, 8, 7];
+  const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : pad(cell, widths[i]!))).join('  ');
+  console.log(`\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server ${options.serverEntry} WEBHOOK_DISPATCHER=${options.dispatcher}`);
+  if (options.rounds > 1) console.log(`${options.rounds} alternating rounds per scenario: req/s, p50 and p99 are medians; requests and errors are totals`);
+  console.log(`load average at start ${loadAtStart}, now ${loadNow()} on ${availableParallelism()} cores${busyMachine ? ' — the machine was busy with other work: figures are noisy' : ''}\n`);
+  console.log(line(header));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  const rows = (['qr', 'retrieval'] as const).flatMap((scenario) => (['server', 'baseline'] as const).map((target) => summarize(results, scenario, target)));
+  for (const r of rows) {
+    if (r) console.log(line([r.scenario, r.target, fmt(r.rps), fmt(r.p50), fmt(r.p99), String(r.requests), String(r.non2xx), String(r.errors + r.timeouts)]));
+  }
+  console.log('');
+  for (const scenario of ['qr', 'retrieval'] as const) {
+    const server = summarize(results, scenario, 'server');
+    const baseline = summarize(results, scenario, 'baseline');
+    if (!server || !baseline) continue;
+    // Per round (server and baseline measured back to back), then the median of those ratios.
+    const ratios = results
+      .filter((r) => r.scenario === scenario && r.target === 'server')
+      .map((r) => r.rps / Math.max(1e-9, results.find((b) => b.scenario === scenario && b.target === 'baseline' && b.round === r.round)?.rps ?? Infinity));
+    const ratio = median(ratios);
+    const min = TARGETS[scenario];
+    const clean = server.non2xx + server.errors + server.timeouts === 0;
+    const perRound = ratios.length > 1 ? ` [rounds: ${ratios.map((r) => fmt(r, 2)).join(' ')}]` : '';
+    console.log(`${ratio >= min && clean ? 'PASS' : 'MISS'}  ${scenario}: server/baseline throughput ${fmt(ratio, 2)} (target >= ${min})${perRound}${clean ? '' : ' — server had non-2xx/errors'}`);
+    console.log(`${server.p99 < TARGETS.p99Ms ? 'PASS' : 'MISS'}  ${scenario}: server p99 ${fmt(server.p99)} ms (target < ${TARGETS.p99Ms} ms; baseline p99 ${fmt(baseline.p99)} ms)`);
+  }
+}
+
+async function main(): Promise<void> {
+  const cleanup = cleanupRegistry();
+  const scenarios: ScenarioName[] = options.only ? [options.only as ScenarioName] : ['qr', 'retrieval'];
+  const limitMs = (scenarios.length * 2 * (options.rounds * options.seconds + options.warmup) + 120) * 1_000;
+  const limit = setTimeout(() => {
+    console.error(`bench: time limit of ${limitMs / 1000} s reached; cleaning up`);
+    void cleanup.run().finally(() => process.exit(1));
+  }, limitMs);
+
+  try {
+    console.log(`PostgreSQL: ${new URL(adminDatabaseUrl()).host}; scratch databases pqr_bench_*`);
+    const serverDb = await createScratchDatabase('pqr_bench');
+    cleanup.add(() => serverDb.drop());
+    const baselineDb = await createScratchDatabase('pqr_bench_base');
+    cleanup.add(() => baselineDb.drop());
+
+    // The baseline's database gets the server's schema and a merchant row its inserts can reference.
+    const baselineMerchant = await merchantOn(baselineDb.url);
+
+    const serverPort = await freePort();
+    const server = spawnTsNode('server', options.serverEntry, {
+      cwd: ROOT,
+      env: { DATABASE_URL: serverDb.url, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_DISPATCHER: options.dispatcher, NODE_ENV: 'production' },
+      nodeArgs: options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : [],
+    });
+    cleanup.add(() => server.stop());
+    const serverBase = `http://127.0.0.1:${serverPort}`;
+    await waitForHttp(`${serverBase}/readyz`, server);
+    const merchant = await merchantOn(serverDb.url);
+
+    const baselinePort = await freePort();
+    const baseline = spawnTsNode('baseline', 'scripts/bench/baseline.ts', {
+      cwd: ROOT,
+      env: { DATABASE_URL: baselineDb.url, PORT: String(baselinePort), MERCHANT_ID: baselineMerchant.id, PROMPTPAY_ID: baselineMerchant.promptPayId, NODE_ENV: 'production' },
+    });
+    cleanup.add(() => baseline.stop());
+    const baselineBase = `http://127.0.0.1:${baselinePort}`;
+    await waitForHttp(`${baselineBase}/readyz`, baseline);
+
+    const serverHeaders = { authorization: `Bearer ${merchant.apiKey}` };
+    const endpoints: Record<TargetName, Endpoint> = {
+      server: { base: serverBase, api: '/Thai/v1', headers: serverHeaders, paymentId: (await postJson(`${serverBase}/Thai/v1/qr-codes`, serverHeaders)).payment_id },
+      baseline: { base: baselineBase, api: '', headers: {}, paymentId: (await postJson(`${baselineBase}/qr-codes`, {})).payment_id },
+    };
+
+    const results: Measured[] = [];
+    for (const scenario of scenarios) {
+      for (let round = 1; round <= options.rounds; round++) {
+        for (const target of ['server', 'baseline'] as const) {
+          const label = `${scenario}/${target}${options.rounds > 1 ? ` round ${round}` : ''}: `;
+          process.stdout.write(label);
+          if (round === 1 && options.warmup > 0) {
+            process.stdout.write(`warm-up ${options.warmup} s… `);
+            await load(scenario, target, endpoints[target], options.warmup);
+          }
+          process.stdout.write(`measuring ${options.seconds} s… `);
+          const measured = await load(scenario, target, endpoints[target], options.seconds, round);
+          results.push(measured);
+          console.log(`${fmt(measured.rps)} req/s, p99 ${measured.p99} ms`);
+        }
+      }
+    }
+    report(results);
+    if (options.cpuProfDir) console.log(`\nServer CPU profile (written when the server exits) in ${resolve(options.cpuProfDir)}`);
+  } finally {
+    clearTimeout(limit);
+    await cleanup.run();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
