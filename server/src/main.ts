@@ -17,6 +17,7 @@ import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
 import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
+import { embeddedDeliveryWakeups } from './adapters/webhooks/embedded-wakeups.js';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.js';
 import { postgresDeliveryWakeups } from './adapters/webhooks/postgres-wakeups.js';
 import { standardWebhookSigner } from './adapters/webhooks/standard-signer.js';
@@ -67,8 +68,8 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       cardProcessors: { test: sandboxCardProcessor, live: null },
       webhooks: {
         urlGuard: webhookUrlGuard({ allowPrivate: config.webhookAllowPrivateUrls }),
-        signer: standardWebhookSigner,
-        sender: httpWebhookSender,
+        signer: standardWebhookSigner(),
+        sender: httpWebhookSender(),
         queue: deliveryQueue(db.knex),
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
@@ -105,9 +106,11 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   const { databaseUrl } = runtime.config;
   const dispatcher = startWebhookDispatcher({
     services: runtime.services,
-    // PostgreSQL wakes dispatchers by NOTIFY and polls only as a fallback; the embedded database can only poll.
-    wakeups: databaseUrl ? postgresDeliveryWakeups(databaseUrl, (error) => runtime.logger.warn({ err: error }, 'webhook wake-ups lost; reconnecting')) : undefined,
-    pollIntervalMs: databaseUrl ? 5_000 : 200,
+    // Woken by NOTIFY as deliveries commit; polling is only the fallback.
+    wakeups: databaseUrl
+      ? postgresDeliveryWakeups(databaseUrl, (error) => runtime.logger.warn({ err: error }, 'webhook wake-ups lost; reconnecting'))
+      : embeddedDeliveryWakeups(runtime.db.knex),
+    pollIntervalMs: databaseUrl ? 5_000 : 1_000,
     onError: (error) => runtime.logger.warn({ err: error }, 'webhook dispatch failed; retrying'),
   });
   let stopped = false;

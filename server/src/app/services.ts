@@ -5,6 +5,7 @@ import type { CardProcessor } from '../ports/card-processor.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { UnitOfWork } from '../ports/repositories.js';
+import type { DeliveryQueue, WebhookSender, WebhookSigner, WebhookUrlGuard } from '../ports/webhook-delivery.js';
 
 /** What the use cases need from the world, built once by the composition root. */
 export interface Services {
@@ -15,4 +16,13 @@ export interface Services {
   bank: CustomerBank;
   /** A card processor per key mode; null where none is configured (live, by default). */
   cardProcessors: Record<Mode, CardProcessor | null>;
+  webhooks: {
+    urlGuard: WebhookUrlGuard;
+    signer: WebhookSigner;
+    sender: WebhookSender;
+    queue: DeliveryQueue;
+    /** Waits after each failed attempt (WEBHOOK_RETRY_SCHEDULE). */
+    retryScheduleMs: readonly number[];
+    timeoutMs: number;
+  };
 }

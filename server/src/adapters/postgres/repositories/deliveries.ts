@@ -1,5 +1,6 @@
 import type { Delivery } from '../../../domain/webhook.js';
 import type { DeliveryRepository } from '../../../ports/repositories.js';
+import { deliveriesChannel } from '../../../ports/webhook-delivery.js';
 import { pageOf, type Db } from './query.js';
 
 interface DeliveryRow {
@@ -51,6 +52,8 @@ export const deliveryRepository = (db: Db): DeliveryRepository => ({
         created_at: d.createdAt,
       })),
     );
+    // Delivered to listening dispatchers when (and only if) this transaction commits.
+    await db.raw('SELECT pg_notify(?, ?)', [deliveriesChannel, '']);
   },
   async list(merchantId, webhookId, page) {
     return pageOf(db('webhook_deliveries').where({ merchant_id: merchantId, webhook_id: webhookId }), page, toDelivery);

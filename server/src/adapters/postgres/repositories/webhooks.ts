@@ -42,10 +42,12 @@ export const webhookRepository = (db: Db): WebhookRepository => {
     },
     async delete(merchantId, id) {
       const changed = await db('webhooks').whereNull('deleted_at').where({ id, merchant_id: merchantId }).update({ deleted_at: new Date() });
+      if (changed > 0) await retirePendingDeliveries(db, id, 'The webhook was deleted before this delivery succeeded.');
       return changed > 0;
     },
     async disable(id) {
       await db('webhooks').where({ id }).update({ status: 'disabled' });
+      await retirePendingDeliveries(db, id, 'The webhook was disabled before this delivery succeeded.');
     },
     async activeSubscribedTo(merchantId, kind) {
       const rows = await live().where({ merchant_id: merchantId, status: 'active' }).whereRaw('events @> ?::jsonb', [JSON.stringify([kind])]);
@@ -53,3 +55,8 @@ export const webhookRepository = (db: Db): WebhookRepository => {
     },
   };
 };
+
+/** A webhook that receives nothing more leaves no delivery pending: what was still owed is marked failed. */
+export async function retirePendingDeliveries(db: Db, webhookId: string, reason: string): Promise<void> {
+  await db('webhook_deliveries').where({ webhook_id: webhookId, status: 'pending' }).update({ status: 'failed', next_attempt_at: null, last_error: reason });
+}

@@ -1,0 +1,41 @@
+import { settleAttempt, type AttemptOutcome, type AttemptResult } from '../domain/delivery-schedule.js';
+import { DomainError } from '../domain/errors.js';
+import type { ClaimedDelivery } from '../ports/webhook-delivery.js';
+import type { Services } from './services.js';
+
+/** Long enough for a DNS check, a send that runs into its time-out, and recording the result. */
+export const leaseMsFor = (timeoutMs: number): number => 2 * timeoutMs + 30_000;
+
+/** Takes up to `limit` due deliveries for this dispatcher alone. */
+export const claimDueDeliveries = (s: Services, limit: number): Promise<ClaimedDelivery[]> =>
+  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs));
+
+async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+  let target;
+  try {
+    // Checked again at every attempt: the host's DNS may have changed since registration.
+    target = await s.webhooks.urlGuard.assertDeliverable(delivery.url);
+  } catch (error) {
+    if (error instanceof DomainError) return { kind: 'refused_url', error: error.message };
+    throw error;
+  }
+  const headers = s.webhooks.signer.headersFor(delivery.secret, delivery.eventId, s.clock.now(), delivery.payload);
+  return s.webhooks.sender.send({ target, headers, body: delivery.payload, timeoutMs: s.webhooks.timeoutMs });
+}
+
+/** One attempt: check the URL, sign, send outside any transaction, then record what it means. */
+export async function attemptDelivery(s: Services, delivery: ClaimedDelivery): Promise<AttemptResult> {
+  const outcome = await sendOnce(s, delivery);
+  const result = settleAttempt(outcome, delivery.attempt, s.webhooks.retryScheduleMs, s.clock.now());
+  await s.webhooks.queue.recordAttempt(delivery, result);
+  return result;
+}
+
+/** One dispatch pass: every due delivery up to `limit`, attempted concurrently. Returns how many were attempted. */
+export async function deliverDueWebhooks(s: Services, limit = 100): Promise<number> {
+  const claimed = await claimDueDeliveries(s, limit);
+  const settled = await Promise.allSettled(claimed.map((delivery) => attemptDelivery(s, delivery)));
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
+  return claimed.length;
+}

@@ -1,0 +1,63 @@
+import type { AttemptOutcome, AttemptResult } from '../domain/delivery-schedule.js';
+
+/** A webhook URL whose host passed the address check, with the address it resolved to. */
+export interface DeliverableUrl {
+  url: string;
+  /** The checked address: the sender connects here, so a second DNS answer cannot point elsewhere. */
+  address: string;
+  family: 4 | 6;
+}
+
+export interface WebhookUrlGuard {
+  /** Resolves the host and checks every address it has; throws DomainError('invalid_url') otherwise. Sends nothing. */
+  assertDeliverable(url: string): Promise<DeliverableUrl>;
+}
+
+export interface WebhookSigner {
+  /** The Standard Webhooks headers of one attempt: webhook-id, webhook-timestamp, webhook-signature. */
+  headersFor(secret: string, eventId: string, at: Date, body: string): Record<string, string>;
+}
+
+export interface SignedDelivery {
+  target: DeliverableUrl;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}
+
+export interface WebhookSender {
+  /** One POST; redirects are not followed. Never throws: no answer in time is a `no_answer` outcome. */
+  send(delivery: SignedDelivery): Promise<AttemptOutcome>;
+}
+
+/** A pending delivery one dispatcher has taken for one attempt. */
+export interface ClaimedDelivery {
+  deliveryId: string;
+  webhookId: string;
+  url: string;
+  secret: string;
+  eventId: string;
+  payload: string; // the exact bytes signed and sent
+  /** This attempt's number (1 = first); a result is recorded only while it is still the latest attempt. */
+  attempt: number;
+}
+
+export interface DeliveryQueue {
+  /**
+   * Takes up to `limit` due deliveries of active webhooks, skipping rows other dispatchers are taking. A claim not
+   * settled within `leaseMs` (its dispatcher died) becomes due again, as a new attempt.
+   */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Stores an attempt's result (and disables the webhook when asked); false when a newer attempt took over. */
+  recordAttempt(delivery: ClaimedDelivery, result: AttemptResult): Promise<boolean>;
+  /** The earliest time a claim could find work, or null when nothing is pending. */
+  nextDueAt(): Promise<Date | null>;
+}
+
+/** Wakes dispatchers when new deliveries are committed (PostgreSQL NOTIFY); without it they poll. */
+export interface DeliveryWakeups {
+  subscribe(onWake: () => void): Promise<() => Promise<void>>;
+}
+
+/** The channel the deliveries' transaction notifies on commit. */
+export const deliveriesChannel = 'webhook_deliveries';

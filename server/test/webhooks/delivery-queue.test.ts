@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AttemptResult } from '../../src/domain/delivery-schedule.js';
+import type { DeliveryQueue } from '../../src/ports/webhook-delivery.js';
+import { apiClient, type ApiClient } from '../support/http.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
+
+// The dispatcher is off: the test drives the queue by hand, with times of its choosing.
+let server: TestServer;
+let receiver: Receiver;
+let queue: DeliveryQueue;
+const later = (ms: number) => new Date(Date.now() + ms);
+const delivered = (at: Date): AttemptResult => ({ status: 'delivered', lastResponseStatus: 200, lastError: null, nextAttemptAt: null, deliveredAt: at, disableWebhook: false });
+
+beforeAll(async () => {
+  [server, receiver] = await Promise.all([startTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } }), startReceiver()]);
+  queue = server.running.runtime.services.webhooks.queue;
+});
+afterAll(async () => {
+  await server.stop();
+  await receiver.close();
+});
+
+async function merchantWithDeliveries(count: number): Promise<{ api: ApiClient; webhookId: string }> {
+  const api = apiClient(server.url, await server.merchant());
+  const { webhookId } = await subscribe(api, receiver, `/queue-${Math.random()}`, ['payment.pending']);
+  for (let i = 0; i < count; i++) await newPayment(api);
+  return { api, webhookId };
+}
+
+/** Claims everything due at `at`; earlier tests' leftovers are settled so each test sees its own rows. */
+async function drain(at: Date) {
+  for (const claimed of await queue.claimDue(at, 1000, 60_000)) await queue.recordAttempt(claimed, delivered(at));
+}
+
+describe('DeliveryQueue', () => {
+  it('leases a claim: nobody else gets it until the lease ends, then it is retried as a new attempt', async () => {
+    await drain(later(3_600_000));
+    const { api, webhookId } = await merchantWithDeliveries(1);
+    const [first, ...rest] = await queue.claimDue(later(0), 10, 10_000);
+    expect(rest).toEqual([]);
+    expect(first).toMatchObject({ webhookId, attempt: 1 });
+    expect(first?.payload).toContain(first?.eventId);
+    expect(await queue.claimDue(later(9_000), 10, 10_000)).toEqual([]);
+    expect(await queue.nextDueAt()).toBeInstanceOf(Date);
+
+    const [again] = await queue.claimDue(later(11_000), 10, 10_000);
+    expect(again).toMatchObject({ deliveryId: first?.deliveryId, attempt: 2 });
+    // The dispatcher that lost its lease reports late: ignored. The current attempt's result counts.
+    expect(await queue.recordAttempt(first!, delivered(new Date()))).toBe(false);
+    expect(await queue.recordAttempt(again!, delivered(new Date()))).toBe(true);
+    expect((await deliveriesOf(api, webhookId))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('gives concurrent claimers disjoint deliveries', async () => {
+    await drain(later(3_600_000));
+    await merchantWithDeliveries(6);
+    const at = later(0);
+    const [a, b, c] = await Promise.all([queue.claimDue(at, 3, 60_000), queue.claimDue(at, 3, 60_000), queue.claimDue(at, 3, 60_000)]);
+    const ids = [...a!, ...b!, ...c!].map((d) => d.deliveryId);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+  });
+
+  it('schedules a retry and reports when it is due', async () => {
+    await drain(later(3_600_000));
+    const { api, webhookId } = await merchantWithDeliveries(1);
+    const [claimed] = await queue.claimDue(later(0), 10, 60_000);
+    const retryAt = later(5_000);
+    const retry: AttemptResult = { status: 'pending', lastResponseStatus: 500, lastError: 'The endpoint answered 500.', nextAttemptAt: retryAt, deliveredAt: null, disableWebhook: false };
+    expect(await queue.recordAttempt(claimed!, retry)).toBe(true);
+    expect(await queue.nextDueAt()).toEqual(retryAt);
+    expect(await queue.claimDue(later(4_000), 10, 60_000)).toEqual([]);
+    expect((await deliveriesOf(api, webhookId))[0]).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 500, next_attempt_at: retryAt.toISOString() });
+  });
+
+  it('never claims deliveries of a deleted or disabled webhook, and marks them failed', async () => {
+    await drain(later(3_600_000));
+    const gone = await merchantWithDeliveries(2);
+    const disabled = await merchantWithDeliveries(1);
+    expect((await gone.api.delete(`/Thai/v1/webhooks/${gone.webhookId}`)).status).toBe(200);
+    const [claimed] = await queue.claimDue(later(0), 1, 60_000);
+    expect(claimed?.webhookId).toBe(disabled.webhookId);
+    const gone410: AttemptResult = { status: 'failed', lastResponseStatus: 410, lastError: 'Gone', nextAttemptAt: null, deliveredAt: null, disableWebhook: true };
+    await newPayment(disabled.api); // queued before the 410 lands: retired with the webhook
+    expect(await queue.recordAttempt(claimed!, gone410)).toBe(true);
+    expect(await queue.claimDue(later(0), 10, 60_000)).toEqual([]);
+    expect(await queue.nextDueAt()).toBeNull();
+    const listed = await deliveriesOf(disabled.api, disabled.webhookId);
+    expect(listed.map((d) => [d.status, d.attempts, d.last_response_status])).toEqual(expect.arrayContaining([['failed', 1, 410], ['failed', 0, null]]));
+  });
+});

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, it } from 'vitest';
+import { embeddedDeliveryWakeups } from '../../src/adapters/webhooks/embedded-wakeups.js';
+import { postgresDeliveryWakeups } from '../../src/adapters/webhooks/postgres-wakeups.js';
+import { apiClient } from '../support/http.js';
+import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { newPayment, subscribe, webhookEnv } from './fixtures.js';
+
+let server: TestServer;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  [server, receiver] = await Promise.all([startTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } }), startReceiver()]);
+});
+afterAll(async () => {
+  await server.stop();
+  await receiver.close();
+});
+
+it('wakes dispatchers when a transaction that queued deliveries commits', async () => {
+  const { config, db } = server.running.runtime;
+  const wakeups = config.databaseUrl ? postgresDeliveryWakeups(config.databaseUrl) : embeddedDeliveryWakeups(db.knex);
+  let wakes = 0;
+  const unsubscribe = await wakeups.subscribe(() => void wakes++);
+  try {
+    const api = apiClient(server.url, await server.merchant());
+    await subscribe(api, receiver, '/wake', ['payment.pending']);
+    const before = wakes;
+    await newPayment(api);
+    await eventually(() => wakes > before, 'a wake-up after the payment committed');
+  } finally {
+    await unsubscribe();
+  }
+});
