@@ -14,7 +14,8 @@ function cli(args: string[], env: Record<string, string>) {
   return run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
 }
 
-describe('npm run cli -- merchants create', () => {
+// Each case starts Node processes (tsx, PGlite): allow for a busy machine.
+describe('npm run cli -- merchants create', { timeout: 180_000 }, () => {
   const dataDir = join(mkdtempSync(join(tmpdir(), 'pqr-cli-')), 'pglite');
 
   it('prints a merchant id and a working test key as JSON', async () => {

@@ -2,7 +2,6 @@ import { paymentEvent, paymentEventKind } from '../domain/events.js';
 import type { Payment } from '../domain/payment.js';
 import { paymentTransactionState } from '../domain/transaction.js';
 import type { Repositories } from '../ports/repositories.js';
-import { recordEvent } from './record-event.js';
 import type { Services } from './services.js';
 
 /** Persists a payment's new state with its transaction row and its event, all in the caller's transaction. */
@@ -10,7 +9,7 @@ export async function savePaymentState(tx: Repositories, s: Services, payment: P
   await tx.payments.update(payment);
   await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(payment));
   const kind = paymentEventKind(payment);
-  if (kind) await recordEvent(tx, s, paymentEvent(s.ids.next('event'), kind, payment, payment.updatedAt));
+  if (kind) await tx.events.record(paymentEvent(s.ids.next('event'), kind, payment, payment.updatedAt));
 }
 
 /** Records a new payment with its transaction row and its first event. */
@@ -27,5 +26,5 @@ export async function saveNewPayment(tx: Repositories, s: Services, payment: Pay
     createdAt: payment.createdAt,
   });
   const kind = paymentEventKind(payment);
-  if (kind) await recordEvent(tx, s, paymentEvent(s.ids.next('event'), kind, payment, payment.createdAt));
+  if (kind) await tx.events.record(paymentEvent(s.ids.next('event'), kind, payment, payment.createdAt));
 }

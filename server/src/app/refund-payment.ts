@@ -4,7 +4,6 @@ import type { Merchant } from '../domain/merchant.js';
 import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refund.js';
 import { paymentTransactionState } from '../domain/transaction.js';
 import type { Repositories } from '../ports/repositories.js';
-import { recordEvent } from './record-event.js';
 import type { Services } from './services.js';
 
 export interface RefundRequest {
@@ -48,6 +47,6 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
       createdAt: now,
     });
   }
-  if (refund.status !== 'pending') await recordEvent(tx, s, refundEvent(s.ids.next('event'), refund, payment, now));
+  if (refund.status !== 'pending') await tx.events.record(refundEvent(s.ids.next('event'), refund, payment, now));
   return refund;
 }

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventKind } from '../domain/events.js';
+import type { DomainEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
@@ -53,7 +53,8 @@ export interface TransactionRepository {
 }
 
 export interface EventOutbox {
-  insert(event: DomainEvent): Promise<void>;
+  /** Writes the event and fans it out as a pending delivery to every active webhook subscribed to its kind; returns how many. */
+  record(event: DomainEvent): Promise<number>;
 }
 
 export interface WebhookRepository {
@@ -63,11 +64,9 @@ export interface WebhookRepository {
   secretOf(merchantId: string, id: string): Promise<string | null>;
   delete(merchantId: string, id: string): Promise<boolean>;
   disable(id: string): Promise<void>;
-  activeSubscribedTo(merchantId: string, kind: EventKind): Promise<Webhook[]>;
 }
 
 export interface DeliveryRepository {
-  insertMany(deliveries: Delivery[]): Promise<void>;
   list(merchantId: string, webhookId: string, page: PageRequest): Promise<Page<Delivery>>;
 }
 

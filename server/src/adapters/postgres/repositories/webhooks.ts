@@ -49,10 +49,6 @@ export const webhookRepository = (db: Db): WebhookRepository => {
       await db('webhooks').where({ id }).update({ status: 'disabled' });
       await retirePendingDeliveries(db, id, 'The webhook was disabled before this delivery succeeded.');
     },
-    async activeSubscribedTo(merchantId, kind) {
-      const rows = await live().where({ merchant_id: merchantId, status: 'active' }).whereRaw('events @> ?::jsonb', [JSON.stringify([kind])]);
-      return rows.map(toWebhook);
-    },
   };
 };
 
