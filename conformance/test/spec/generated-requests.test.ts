@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mutationOf, valueOf, type Hints } from '../support/arbitraries.js';
+import { contractProblems } from '../support/contract-check.js';
+import { operations, type Operation } from '../support/contract.js';
+import { send } from '../support/http.js';
+import { seeder } from '../support/seed.js';
+import { startService, type Service } from '../support/service.js';
+
+/** Requests per operation; each is checked against what the contract documents for that operation. */
+const RUNS_PER_OPERATION = 60;
+/** Reproducible by default; set CONFORMANCE_SEED to explore other requests (a failure prints its seed and path). */
+const SEED = Number(process.env.CONFORMANCE_SEED ?? 20261120);
+
+interface Pools {
+  apiKey: string;
+  ids: Record<string, string[]>;
+}
+
+let service: Service;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+/** Each operation gets a merchant of its own with records in every state, and one record of another merchant. */
+async function seedPools(): Promise<Pools> {
+  const [{ merchant, apiKey }, other] = [await service.merchant(), await service.merchant()];
+  const mine = seeder(service, merchant);
+  const payments = [
+    ...(await Promise.all([1, 2, 3, 4].map((i) => mine.pendingPayment(10000 * i)))),
+    ...(await Promise.all([1, 2, 3].map((i) => mine.succeededPayment(20000 * i)))),
+    await mine.expiredPayment(30000),
+    await mine.failedPayment(40000),
+    await seeder(service, other.merchant).succeededPayment(50000),
+  ];
+  return {
+    apiKey,
+    ids: {
+      payment_id: payments.map((p) => p.paymentId),
+      qr_code_id: payments.map((p) => p.qrCodeId),
+      refund_id: await Promise.all(payments.slice(4, 6).map(({ paymentId }) => mine.refund(paymentId, 1000))),
+      webhook_id: await Promise.all([1, 2, 3].map((i) => mine.webhook(`https://127.0.0.1:8443/hooks/${i}`))),
+    },
+  };
+}
+
+const secret = fc.integer({ min: 24, max: 64 }).chain((n) => fc.uint8Array({ minLength: n, maxLength: n })).map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`);
+const hints = (pools: Pools, operationId: string): Hints => ({
+  // A refund amount is valid from 1 to what is still refundable; the schema leaves that to prose.
+  ...(operationId === 'createRefund' ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 20000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) } : {}),
+  payment_id: fc.oneof({ arbitrary: fc.constantFrom(...pools.ids.payment_id!), weight: 4 }, { arbitrary: fc.string({ maxLength: 30 }), weight: 1 }),
+  token_id: fc.oneof(
+    { arbitrary: fc.constantFrom('tok_visa', 'tok_mastercard', 'tok_declined', 'tok_insufficient_funds'), weight: 4 },
+    { arbitrary: fc.string({ minLength: 1, maxLength: 20 }), weight: 1 },
+  ),
+  // No DNS: IP literals (the service allows private addresses in tests), other schemes, and text that is no URL.
+  url: fc.oneof(
+    { arbitrary: fc.constantFrom('https://127.0.0.1:8443/h', 'http://10.1.2.3/h', 'https://[::1]/x'), weight: 3 },
+    { arbitrary: fc.constantFrom('ftp://127.0.0.1/x', 'not a url', '', '/relative'), weight: 1 },
+  ),
+  secret: fc.oneof({ arbitrary: secret, weight: 3 }, { arbitrary: valueOf({ $ref: '#/components/schemas/WebhookSigningSecret' }), weight: 1 }),
+  metadata: fc.oneof(
+    { arbitrary: valueOf({ type: 'object', additionalProperties: true }), weight: 4 },
+    { arbitrary: fc.constant(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]))), weight: 1 },
+    { arbitrary: fc.constant({ blob: 'x'.repeat(9000) }), weight: 1 },
+  ),
+});
+
+/** A path parameter: one of the merchant's records, another merchant's, or text that names nothing. */
+const pathValue = (pools: Pools, name: string) => fc.oneof({ arbitrary: fc.constantFrom(...(pools.ids[name] ?? ['none'])), weight: 4 }, { arbitrary: fc.stringMatching(/^[a-z0-9_]{1,30}$/), weight: 1 });
+
+/** A query value: a valid one, as text, or text a merchant might type by mistake. */
+const queryValue = (schema: Record<string, unknown>) =>
+  fc.oneof({ arbitrary: valueOf(schema).map(String), weight: 3 }, { arbitrary: fc.constantFrom('', '-1', '0', '1.5', 'abc', '101', '2026-13-45', 'PENDING'), weight: 1 });
+
+function requestOf(op: Operation, pools: Pools) {
+  const params = op.parameters as { name: string; in: string; schema: Record<string, unknown> }[];
+  const path = fc.record(Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(pools, p.name)])));
+  const query = fc.record(Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, queryValue(p.schema)])), { requiredKeys: [] });
+  const body = op.requestSchema
+    ? fc.option(fc.oneof({ arbitrary: valueOf(op.requestSchema, hints(pools, op.operationId)), weight: 3 }, { arbitrary: mutationOf(op.requestSchema, hints(pools, op.operationId)), weight: 2 }), { freq: 10 })
+    : fc.constant(null);
+  const auth = fc.oneof({ arbitrary: fc.constant(pools.apiKey), weight: 8 }, { arbitrary: fc.constantFrom(undefined, 'sk_test_unknown', 'not-a-key'), weight: 1 });
+  const idempotencyKey = op.method === 'post' ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k', '', 'k'.repeat(256))), { freq: 2 }) : fc.constant(null);
+  // Every operation is served under each base its servers name; the first is canonical.
+  const base = fc.constantFrom(...(op.servedPath.startsWith('/Thai/v1') ? ['/Thai/v1', '/v1'] : ['/Thai']));
+  return fc.record({ path, query, body, auth, idempotencyKey, base });
+}
+
+describe('the service answers a broad generated set of requests only as the contract documents', () => {
+  it.each(operations.map((op) => [op.operationId, op] as const))('%s', async (_name, op) => {
+    const pools = await seedPools();
+    const seen = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(requestOf(op, pools), async (request) => {
+        const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(request.path[name])));
+        const search = new URLSearchParams(request.query as Record<string, string>).toString();
+        const exchange = await send(service.url, op.method.toUpperCase(), `${request.base}${path}${search ? `?${search}` : ''}`, {
+          ...(request.auth === undefined ? {} : { apiKey: request.auth }),
+          ...(request.body === null ? {} : { body: request.body }),
+          ...(request.idempotencyKey === null ? {} : { idempotencyKey: request.idempotencyKey }),
+        });
+        seen.set(exchange.status, (seen.get(exchange.status) ?? 0) + 1);
+        expect(exchange.status, `a server error is never an answer: ${exchange.text.slice(0, 300)}`).toBeLessThan(500);
+        expect(contractProblems(op, exchange)).toEqual([]);
+      }),
+      { numRuns: RUNS_PER_OPERATION, seed: SEED },
+    );
+    // The generator is broad enough to reach both a success and a refusal of every operation.
+    const statuses = JSON.stringify(Object.fromEntries(seen));
+    expect([...seen.keys()].some((status) => status < 300), `no generated request succeeded: ${statuses}`).toBe(true);
+    expect([...seen.keys()].some((status) => status >= 400), `no generated request was refused: ${statuses}`).toBe(true);
+  });
+});

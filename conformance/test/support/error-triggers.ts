@@ -1,0 +1,126 @@
+import { send, type Api, type Exchange } from './http.js';
+
+/** What a merchant has when the errors are driven: records in each state the errors need. */
+export interface Fixture {
+  base: string;
+  api: Api;
+  pending: () => Promise<string>;
+  succeeded: string;
+  expiredQrCode: string;
+  refund: string;
+  webhook: string;
+}
+export type Trigger = (f: Fixture) => Promise<Exchange>;
+
+export const UNKNOWN = { payment: 'pay_unknown0000000000000000', refund: 'rfd_unknown0000000000000000', webhook: 'wh_unknown0000000000000000', qr: 'qr_unknown00000000000000000000' };
+const OVERSIZED = JSON.stringify({ reference: 'x'.repeat(1_200_000) });
+const TOO_LONG_KEY = 'k'.repeat(256);
+let keys = 0;
+const newKey = () => `envelope-${process.pid}-${(keys += 1)}`;
+
+const unauthorized = (method: string, path: string): Trigger => (f) => send(f.base, method, path, { apiKey: 'sk_test_wrong' });
+
+/** The same key twice with different requests: the second answer is the 409. */
+const reusedKey =
+  (first: (f: Fixture, key: string) => Promise<Exchange>, second: (f: Fixture, key: string) => Promise<Exchange>): Trigger =>
+  async (f) => {
+    const key = newKey();
+    await first(f, key);
+    return second(f, key);
+  };
+const postTwice = (path: string, first: (f: Fixture) => unknown, second: (f: Fixture) => unknown): Trigger =>
+  reusedKey(
+    (f, key) => f.api('POST', path, { body: first(f), idempotencyKey: key }),
+    (f, key) => f.api('POST', path, { body: second(f), idempotencyKey: key }),
+  );
+
+const testHelper = (action: string): Record<string, Trigger> => {
+  const path = (id: string) => `/Thai/v1/test/payments/${id}/${action}`;
+  return {
+    400: async (f) => f.api('POST', path(await f.pending()), { idempotencyKey: TOO_LONG_KEY }),
+    401: unauthorized('POST', path(UNKNOWN.payment)),
+    404: (f) => f.api('POST', path(UNKNOWN.payment)),
+    // The key's first use was on another payment: same operation, different request.
+    409: reusedKey(
+      async (f, key) => f.api('POST', path(await f.pending()), { idempotencyKey: key }),
+      async (f, key) => f.api('POST', path(await f.pending()), { idempotencyKey: key }),
+    ),
+    413: async (f) => f.api('POST', path(await f.pending()), { rawBody: OVERSIZED }),
+    422: (f) => f.api('POST', path(f.succeeded)),
+  };
+};
+
+/** How to drive each operation into each error the contract documents for it. */
+export const errorTriggers: Record<string, Record<string, Trigger>> = {
+  createQrCode: {
+    400: (f) => f.api('POST', '/Thai/v1/qr-codes', { body: { amount: 15000, currency: 'THB', reference: 'R'.repeat(36) } }),
+    401: unauthorized('POST', '/Thai/v1/qr-codes'),
+    409: postTwice('/Thai/v1/qr-codes', () => ({ amount: 15000, currency: 'THB' }), () => ({ amount: 15001, currency: 'THB' })),
+    413: (f) => f.api('POST', '/Thai/v1/qr-codes', { rawBody: OVERSIZED }),
+    422: (f) => f.api('POST', '/Thai/v1/qr-codes', { body: { amount: 99, currency: 'THB' } }),
+  },
+  getQrCodeImage: {
+    400: (f) => send(f.base, 'GET', `/Thai/qr-codes/${f.expiredQrCode}/image?format=gif`),
+    404: (f) => send(f.base, 'GET', `/Thai/qr-codes/${UNKNOWN.qr}/image`),
+    410: (f) => send(f.base, 'GET', `/Thai/qr-codes/${f.expiredQrCode}/image`),
+  },
+  listPayments: { 400: (f) => f.api('GET', '/Thai/v1/payments?limit=0'), 401: unauthorized('GET', '/Thai/v1/payments') },
+  createCardPayment: {
+    400: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_unknown', amount: 10000, currency: 'THB' } }),
+    401: unauthorized('POST', '/Thai/v1/payments'),
+    402: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_declined', amount: 10000, currency: 'THB' } }),
+    409: postTwice('/Thai/v1/payments', () => ({ token_id: 'tok_visa', amount: 10000, currency: 'THB' }), () => ({ token_id: 'tok_visa', amount: 10001, currency: 'THB' })),
+    413: (f) => f.api('POST', '/Thai/v1/payments', { rawBody: OVERSIZED }),
+    422: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_visa', amount: 10000, currency: 'EUR' } }),
+  },
+  retrievePayment: {
+    400: (f) => f.api('GET', `/Thai/v1/payments/${f.succeeded}?expand=refunds`),
+    401: unauthorized('GET', `/Thai/v1/payments/${UNKNOWN.payment}`),
+    404: (f) => f.api('GET', `/Thai/v1/payments/${UNKNOWN.payment}`),
+  },
+  succeedTestPayment: { ...testHelper('succeed'), 400: async (f) => f.api('POST', `/Thai/v1/test/payments/${await f.pending()}/succeed`, { body: { payer: 'x' } }) },
+  failTestPayment: testHelper('fail'),
+  expireTestPayment: testHelper('expire'),
+  createRefund: {
+    400: (f) => f.api('POST', '/Thai/v1/refunds', { body: { amount: 100 } }),
+    401: unauthorized('POST', '/Thai/v1/refunds'),
+    404: (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: UNKNOWN.payment } }),
+    409: postTwice('/Thai/v1/refunds', (f) => ({ payment_id: f.succeeded, amount: 1 }), (f) => ({ payment_id: f.succeeded, amount: 2 })),
+    413: (f) => f.api('POST', '/Thai/v1/refunds', { rawBody: OVERSIZED }),
+    422: async (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: await f.pending() } }),
+  },
+  retrieveRefund: {
+    400: (f) => f.api('GET', `/Thai/v1/refunds/${f.refund}?verbose=1`),
+    401: unauthorized('GET', `/Thai/v1/refunds/${UNKNOWN.refund}`),
+    404: (f) => f.api('GET', `/Thai/v1/refunds/${UNKNOWN.refund}`),
+  },
+  listTransactions: { 400: (f) => f.api('GET', '/Thai/v1/transactions?type=bonus'), 401: unauthorized('GET', '/Thai/v1/transactions') },
+  createWebhook: {
+    400: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: 'https://127.0.0.1/h', events: [] } }),
+    401: unauthorized('POST', '/Thai/v1/webhooks'),
+    409: postTwice('/Thai/v1/webhooks', () => ({ url: 'https://127.0.0.1/a', events: ['payment.succeeded'] }), () => ({ url: 'https://127.0.0.1/b', events: ['payment.succeeded'] })),
+    413: (f) => f.api('POST', '/Thai/v1/webhooks', { rawBody: OVERSIZED }),
+    422: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: 'not a url', events: ['payment.succeeded'] } }),
+  },
+  listWebhooks: { 400: (f) => f.api('GET', '/Thai/v1/webhooks?offset=-1'), 401: unauthorized('GET', '/Thai/v1/webhooks') },
+  retrieveWebhook: {
+    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}?x=1`),
+    401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+    404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+  },
+  deleteWebhook: {
+    400: (f) => f.api('DELETE', `/Thai/v1/webhooks/${f.webhook}?force=true`),
+    401: unauthorized('DELETE', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+    404: (f) => f.api('DELETE', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+  },
+  retrieveWebhookSecret: {
+    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}/secret?reveal=1`),
+    401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
+    404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
+  },
+  listWebhookDeliveries: {
+    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}/deliveries?limit=abc`),
+    401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
+    404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
+  },
+};

@@ -1,0 +1,33 @@
+import { createQrCode } from '../../../server/src/app/create-qr-code.js';
+import { refundPayment } from '../../../server/src/app/refund-payment.js';
+import type { Services } from '../../../server/src/app/services.js';
+import { settlePayment } from '../../../server/src/app/settle-payment.js';
+import { registerWebhook } from '../../../server/src/app/webhooks.js';
+import type { EventKind } from '../../../server/src/domain/events.js';
+import type { Merchant } from '../../../server/src/domain/merchant.js';
+import type { Service } from './service.js';
+
+/** Records made through the service's own use cases, in its database, as its routes would make them. */
+export function seeder(service: Service, merchant: Merchant) {
+  const s: Services = service.running.runtime.services;
+  const pendingPayment = async (amount: number, reference?: string) => {
+    const { payment, qrCode } = await s.uow.run((tx) => createQrCode(tx, s, merchant, { amount, currency: 'THB', reference, metadata: { order_id: 'ORD-88213' } }));
+    return { paymentId: payment.id, qrCodeId: qrCode.id };
+  };
+  const settled = async (amount: number, outcome: 'succeeded' | 'failed' | 'expired') => {
+    const created = await pendingPayment(amount);
+    const bank = outcome === 'succeeded' ? ({ kind: 'succeeded', payer: {} } as const) : ({ kind: outcome } as const);
+    await s.uow.run((tx) => settlePayment(tx, s, merchant, created.paymentId, bank));
+    return created;
+  };
+  return {
+    pendingPayment,
+    succeededPayment: (amount: number) => settled(amount, 'succeeded'),
+    failedPayment: (amount: number) => settled(amount, 'failed'),
+    expiredPayment: (amount: number) => settled(amount, 'expired'),
+    refund: async (paymentId: string, amount?: number, reason?: string) => (await s.uow.run((tx) => refundPayment(tx, s, merchant, { paymentId, amount, reason }))).id,
+    webhook: async (url: string, events: string[] = ['payment.pending']) =>
+      (await s.uow.run((tx) => registerWebhook(tx, s, merchant, { url, events: events as EventKind[] }))).id,
+  };
+}
+export type Seeder = ReturnType<typeof seeder>;

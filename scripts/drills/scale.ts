@@ -1,0 +1,215 @@
+/**
+ * scale: one merchant's transaction history grown to 10k, 100k and 1,000,000 rows (--short: 10k and 100k), bulk
+ * inserted with generate_series in a scratch database (plus 10% as many rows for a second merchant), with a realistic
+ * mix: 90% payment transactions (succeeded 2/3, failed 2/9, pending and refunded 1/18 each; their payments and the
+ * refunds exist too), 10% refund transactions; dates over two years, pending ones in the last minutes. After each
+ * stage VACUUM ANALYZE (what autovacuum would do), then GET /Thai/v1/transactions through a server child, 30 timed
+ * requests per query after 3 warm-ups: first page, a deep page (offset 500,000, or half the rows), and each filter.
+ * Target (checked): first page median < 50 ms at the largest size. At the largest size it also times the SQL the
+ * server runs, and the alternatives, with EXPLAIN ANALYZE in the notes.
+ */
+import type pg from 'pg';
+import { ms, percentile, type Drill, type DrillContext } from './lib/harness.js';
+import { call, createTestMerchant, inspect, scratchDatabase, startServer } from './lib/service.js';
+
+const TARGET_MS = 50;
+const SAMPLES = 30;
+const WARMUP = 3;
+
+/** Payment rows with indices [from, to) and their transactions; refunds [rFrom, rTo) of earlier payments. */
+async function grow(pg: pg.Client, merchantId: string, tag: string, from: number, to: number, rFrom: number, rTo: number): Promise<void> {
+  await pg.query(
+    `WITH src AS (
+       SELECT i, i % 18 AS b, 100 + floor(random() * 5000000)::int AS amount,
+              CASE WHEN i % 18 = 12 THEN now() - random() * interval '10 minutes' ELSE now() - random() * interval '730 days' END AS ts
+       FROM generate_series($3::int, $4::int - 1) AS i
+     ), p AS (
+       INSERT INTO payments (id, merchant_id, status, amount, currency, reference, metadata, refunded_amount, created_at, updated_at, completed_at, expires_at)
+       SELECT 'pay_' || md5($2 || 'p' || i), $1, s.status, amount, 'THB', 'INV-' || i, '{"order_id":"x"}'::jsonb,
+              CASE WHEN s.status = 'refunded' THEN amount WHEN b = 0 THEN amount / 2 ELSE 0 END,
+              ts, ts, CASE WHEN s.status = 'pending' THEN NULL ELSE ts + interval '2 minutes' END,
+              CASE WHEN s.status = 'pending' THEN now() + interval '1 day' ELSE ts + interval '15 minutes' END
+       FROM (SELECT src.*, CASE WHEN b < 12 THEN 'succeeded' WHEN b = 12 THEN 'pending' WHEN b = 13 THEN 'refunded' WHEN b < 16 THEN 'failed' ELSE 'expired' END AS status FROM src) s
+       RETURNING id, merchant_id, status, amount, created_at
+     )
+     INSERT INTO transactions (id, merchant_id, payment_id, refund_id, type, status, amount, currency, created_at)
+     SELECT 'txn_' || md5(id), merchant_id, id, NULL,
+            CASE WHEN status IN ('failed', 'expired') THEN 'failed' ELSE 'payment' END,
+            CASE WHEN status IN ('failed', 'expired') THEN 'failed' ELSE status END, amount, 'THB', created_at
+     FROM p`,
+    [merchantId, tag, from, to],
+  );
+  // Refund k refunds payment 18*floor(k/2) + (13 if k is odd: in full, else 0: half).
+  await pg.query(
+    `WITH r AS (
+       INSERT INTO refunds (id, merchant_id, payment_id, amount, currency, status, reason, created_at)
+       SELECT 'rfd_' || md5($2 || 'r' || k), $1, p.id, greatest(1, CASE WHEN k % 2 = 1 THEN p.amount ELSE p.amount / 2 END), 'THB', 'succeeded', NULL,
+              p.created_at + random() * interval '3 days'
+       FROM generate_series($3::int, $4::int - 1) AS k
+       JOIN payments p ON p.id = 'pay_' || md5($2 || 'p' || (18 * (k / 2) + CASE WHEN k % 2 = 1 THEN 13 ELSE 0 END))
+       RETURNING id, merchant_id, payment_id, amount, created_at
+     )
+     INSERT INTO transactions (id, merchant_id, payment_id, refund_id, type, status, amount, currency, created_at)
+     SELECT 'txn_' || md5(id), merchant_id, payment_id, id, 'refund', 'succeeded', -amount, 'THB', created_at FROM r`,
+    [merchantId, tag, rFrom, rTo],
+  );
+}
+
+interface Query {
+  name: string;
+  query: (rows: number) => string;
+}
+
+const month = (): { start: string; end: string } => {
+  const end = new Date(Date.now() - 90 * 86_400_000);
+  const start = new Date(end.getTime() - 29 * 86_400_000);
+  return { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
+};
+
+const BASELINE = 'baseline: GET /payments/{id}';
+
+const QUERIES: Query[] = [
+  { name: 'first page (limit 20)', query: () => 'limit=20' },
+  { name: 'deep page', query: (rows) => `limit=20&offset=${Math.min(500_000, Math.floor(rows / 2))}` },
+  { name: 'status=succeeded', query: () => 'status=succeeded' },
+  { name: 'status=pending (5%)', query: () => 'status=pending' },
+  { name: 'type=refund', query: () => 'type=refund' },
+  { name: 'type=failed', query: () => 'type=failed' },
+  { name: 'date range (30 days)', query: () => `start_date=${month().start}&end_date=${month().end}` },
+  { name: 'date range + type=payment', query: () => `start_date=${month().start}&end_date=${month().end}&type=payment` },
+];
+
+type Figures = { p50: number; p99: number; total: number };
+
+/** Round-robin over the queries (so that noise from other work on the machine spreads evenly), 3 warm-ups each. */
+async function measureAll(base: string, apiKey: string, queries: { name: string; query: string }[]): Promise<Map<string, Figures>> {
+  const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
+  const totals = new Map<string, number>();
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    for (const q of queries) {
+      const reply = await call(base, 'GET', q.query, { apiKey, timeoutMs: 30_000 });
+      if (reply.status !== 200) throw new Error(`GET ${q.query}: ${reply.status} ${reply.text.slice(0, 200)}`);
+      totals.set(q.name, reply.body.total ?? -1);
+      if (i >= WARMUP) times.get(q.name)!.push(reply.ms);
+    }
+  }
+  return new Map(queries.map((q) => [q.name, { p50: percentile(times.get(q.name)!, 50), p99: percentile(times.get(q.name)!, 99), total: totals.get(q.name)! }]));
+}
+
+async function timeSql(pg: pg.Client, sql: string, params: unknown[], runs = 7): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await pg.query(sql, params);
+    times.push(performance.now() - started);
+  }
+  return percentile(times.slice(1), 50);
+}
+
+async function explain(pg: pg.Client, sql: string, params: unknown[]): Promise<string> {
+  const plan = await pg.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
+  return plan.rows.map((r) => `      ${r['QUERY PLAN']}`).join('\n');
+}
+
+async function analyse(ctx: DrillContext, pg: pg.Client, merchantId: string, rows: number): Promise<void> {
+  const m = [merchantId];
+  const count = 'SELECT count(*) FROM transactions WHERE merchant_id = $1';
+  const page = 'SELECT * FROM transactions WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET $2';
+  const deep = Math.min(500_000, Math.floor(rows / 2));
+  // The proposed form (knex: whereIn('id', <ids query>)): the offset is walked in the index only.
+  const deferred = `SELECT * FROM transactions WHERE id IN (
+      SELECT id FROM transactions WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET $2
+    ) ORDER BY created_at DESC, id DESC`;
+  const countStatus = "SELECT count(*) FROM transactions WHERE merchant_id = $1 AND status = 'succeeded'";
+  ctx.figure(`SQL @${rows}: count(*) (index-only scan)`, ms(await timeSql(pg, count, m)), 'what `total` costs today');
+  ctx.figure(`SQL @${rows}: count(*) status=succeeded`, ms(await timeSql(pg, countStatus, m)));
+  ctx.figure(`SQL @${rows}: first page rows only`, ms(await timeSql(pg, page, [merchantId, 0])));
+  ctx.figure(`SQL @${rows}: deep page OFFSET ${deep}`, ms(await timeSql(pg, page, [merchantId, deep], 4)));
+  ctx.figure(`SQL @${rows}: deep page, deferred join`, ms(await timeSql(pg, deferred, [merchantId, deep], 4)), 'offset walked index-only, 20 heap fetches');
+
+  // The proposal: per-merchant counters kept in the same transaction (here filled once, to time the read).
+  await pg.query(`CREATE TABLE drill_transaction_counts AS
+    SELECT merchant_id, type, status, (abs(hashtext(id)) % 16)::smallint AS slot, count(*)::bigint AS n FROM transactions GROUP BY 1, 2, 3, 4`);
+  await pg.query('CREATE UNIQUE INDEX ON drill_transaction_counts (merchant_id, type, status, slot)');
+  await pg.query('ANALYZE drill_transaction_counts');
+  const counter = 'SELECT coalesce(sum(n), 0) FROM drill_transaction_counts WHERE merchant_id = $1';
+  ctx.figure(`SQL @${rows}: total from a counter table`, ms(await timeSql(pg, counter, m)), '16 slots per (merchant, type, status)');
+  ctx.figure(`SQL @${rows}: same, status=succeeded`, ms(await timeSql(pg, `${counter} AND status = 'succeeded'`, m)));
+  const [exact, fromCounter] = await Promise.all([pg.query(count, m), pg.query(counter, m)]);
+  ctx.note(`counter table total ${fromCounter.rows[0].coalesce} = count(*) ${exact.rows[0].count}`);
+  ctx.note(`EXPLAIN ANALYZE @${rows} count:\n${await explain(pg, count, m)}`);
+  ctx.note(`EXPLAIN ANALYZE @${rows} deep page:\n${await explain(pg, page, [merchantId, deep])}`);
+  ctx.note(`EXPLAIN ANALYZE @${rows} deep page, deferred join:\n${await explain(pg, deferred, [merchantId, deep])}`);
+}
+
+export const scaleDrill: Drill = {
+  name: 'scale',
+  summary: 'GET /transactions at 10k, 100k and 1M rows for one merchant: first page, deep page, filters',
+  timeLimitMs: (short) => (short ? 300_000 : 1_800_000),
+  async run(ctx) {
+    const stages = ctx.short ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
+    const db = await scratchDatabase(ctx);
+    const merchant = await createTestMerchant(db.url);
+    const other = await createTestMerchant(db.url, 'Other merchant');
+    // No sweeper or dispatcher in the measured process (a worker's job); the data holds no overdue pending payment.
+    const server = await startServer(ctx, { databaseUrl: db.url, env: { WEBHOOK_DISPATCHER: 'off' } });
+    const pg = await inspect(ctx, db.url);
+    let anyPayment = '';
+
+    const results = new Map<string, Map<number, { p50: number; p99: number; total: number }>>();
+    let payments = 0;
+    let refunds = 0;
+    let otherPayments = 0;
+    let otherRefunds = 0;
+    for (const rows of stages) {
+      // rows = payments + refunds, refunds = payments / 9.
+      const targetPayments = Math.round((rows * 9) / 10);
+      const targetRefunds = rows - targetPayments;
+      const started = Date.now();
+      for (let p = payments; p < targetPayments; p += 100_000) {
+        const pEnd = Math.min(targetPayments, p + 100_000);
+        const rStart = refunds + Math.round(((p - payments) / (targetPayments - payments)) * (targetRefunds - refunds));
+        const rEnd = refunds + Math.round(((pEnd - payments) / (targetPayments - payments)) * (targetRefunds - refunds));
+        await grow(pg, merchant.id, 'm', p, pEnd, rStart, rEnd);
+      }
+      payments = targetPayments;
+      refunds = targetRefunds;
+      const otherTarget = Math.round(targetPayments / 10);
+      await grow(pg, other.id, 'o', otherPayments, otherTarget, otherRefunds, Math.round(otherTarget / 9));
+      otherPayments = otherTarget;
+      otherRefunds = Math.round(otherTarget / 9);
+      const inserted = Date.now();
+      await pg.query('VACUUM ANALYZE transactions');
+      await pg.query('VACUUM ANALYZE payments');
+      const counted = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1', [merchant.id]);
+      const size = await pg.query<{ s: string }>("SELECT pg_size_pretty(pg_total_relation_size('transactions')) AS s");
+      ctx.log(`${counted.rows[0]!.n} transactions: inserted in ${((inserted - started) / 1000).toFixed(0)} s, vacuumed in ${((Date.now() - inserted) / 1000).toFixed(0)} s, table + indexes ${size.rows[0]!.s}`);
+      ctx.check(`rows for the merchant at stage ${rows}`, counted.rows[0]!.n, counted.rows[0]!.n === rows, String(rows));
+      anyPayment ||= (await pg.query<{ id: string }>('SELECT id FROM payments WHERE merchant_id = $1 LIMIT 1', [merchant.id])).rows[0]!.id;
+      const measured = await measureAll(server.base, merchant.apiKey, [
+        { name: BASELINE, query: `/Thai/v1/payments/${anyPayment}` },
+        ...QUERIES.map((q) => ({ name: q.name, query: `/Thai/v1/transactions?${q.query(rows)}` })),
+      ]);
+      for (const [name, r] of measured) {
+        if (!results.has(name)) results.set(name, new Map());
+        results.get(name)!.set(rows, r);
+        ctx.log(`${rows} ${name}: p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, total ${r.total}`);
+      }
+    }
+    for (const [name, byRows] of results) {
+      const cells = stages.map((rows) => {
+        const r = byRows.get(rows)!;
+        return `${ms(r.p50)} / ${ms(r.p99)}`;
+      });
+      const last = byRows.get(stages.at(-1)!)!;
+      if (name === BASELINE) {
+        ctx.figure(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), 'HTTP + auth + one indexed row');
+      } else if (name.startsWith('first page')) {
+        ctx.check(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), last.p50 < TARGET_MS, `p50 < ${TARGET_MS} ms at ${stages.at(-1)}`);
+      } else {
+        ctx.figure(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), `total ${last.total}`);
+      }
+    }
+    await analyse(ctx, pg, merchant.id, stages.at(-1)!);
+  },
+};
