@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
@@ -131,6 +132,25 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   };
 }
 
+/** Requests Node cannot even parse (headers over 16 KiB, a broken request line) still get the error envelope. */
+function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const requestId = randomIds.next('request');
+  const body = JSON.stringify({
+    error: {
+      code: 'invalid_request',
+      message: tooLarge ? 'The request line and headers exceed 16 KiB.' : 'The HTTP request could not be parsed.',
+      type: 'validation_error',
+      request_id: requestId,
+    },
+  });
+  const status = tooLarge ? 431 : 400;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export interface RunningServer {
   url: string;
   runtime: Runtime;
@@ -141,6 +161,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const runtime = await openRuntime(config, overrides);
   const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
   const server: Server = createServer();
+  server.on('clientError', answerUnreadableRequest);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject).listen(config.port, config.host));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -97,8 +97,6 @@ export interface Repositories {
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   idempotency: IdempotencyStore;
-  /** Runs `work` in a savepoint: if it throws, its writes are undone and the enclosing transaction goes on. */
-  savepoint<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
 }
 
 export interface UnitOfWork {

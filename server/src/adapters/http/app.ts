@@ -31,6 +31,11 @@ function fromBodyParserError(error: unknown): DomainError | null {
   if (type === 'entity.parse.failed') return new DomainError('invalid_json', 'The request body is not valid JSON.');
   if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new DomainError('invalid_request', 'Send the body as UTF-8 JSON.');
+  // Anything else the request itself got wrong (a body not in its Content-Encoding, a malformed URL escape).
+  const status = (error as { status?: number } | null)?.status;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new DomainError('invalid_request', 'The request could not be read: check its Content-Encoding, charset and URL escapes.');
+  }
   return null;
 }
 

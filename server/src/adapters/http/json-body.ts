@@ -1,31 +1,42 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
 
-/** True when any string or key in a parsed JSON value holds a NUL, which PostgreSQL text cannot store. Iterative: nesting depth cannot overflow the stack. */
-function holdsNul(value: unknown): boolean {
-  const pending: unknown[] = [value];
+export const MAX_JSON_DEPTH = 32;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What PostgreSQL text and jsonb cannot store, or canonical JSON cannot express: NUL, lone surrogates, 1e999. */
+const unstorableText = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
+/** Why a parsed body cannot be accepted, or null. Iterative, so no nesting can overflow the stack. */
+function flawOf(body: unknown): string | null {
+  const pending: [unknown, number][] = [[body, 0]];
   while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next === 'string') {
-      if (next.includes('\u0000')) return true;
-    } else if (next !== null && typeof next === 'object') {
-      for (const [key, child] of Object.entries(next)) {
-        if (key.includes('\u0000')) return true;
-        pending.push(child);
+    const [value, depth] = pending.pop()!;
+    if (depth > MAX_JSON_DEPTH) return `JSON may nest at most ${MAX_JSON_DEPTH} levels deep.`;
+    if (typeof value === 'string' && unstorableText(value)) return 'Strings must be valid Unicode without NUL (\\u0000) characters.';
+    if (typeof value === 'number' && !Number.isFinite(value)) return 'Numbers must be finite.';
+    if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (unstorableText(key)) return 'Keys must be valid Unicode without NUL (\\u0000) characters.';
+        pending.push([child, depth + 1]);
       }
     }
   }
-  return false;
+  return null;
 }
 
-/** JSON bodies up to 1 MiB, objects or arrays only, with no NUL characters anywhere. */
+/** JSON bodies up to 1 MiB, objects or arrays only, storable as they are. */
 export function jsonBody() {
   const parse = express.json({ limit: '1mb', strict: true });
   return [
     parse,
     (req: Request, _res: Response, next: NextFunction) => {
-      if (holdsNul(req.body)) throw new DomainError('invalid_request', 'Strings in the body must not contain NUL (\\u0000) characters.');
+      const flaw = flawOf(req.body);
+      if (flaw) throw new DomainError('invalid_request', flaw);
       next();
     },
   ];
 }
+
+/** Path ids holding text PostgreSQL cannot compare name nothing that exists. */
+export const isUnstorableId = (id: string): boolean => unstorableText(id);

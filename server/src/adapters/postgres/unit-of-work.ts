@@ -21,7 +21,6 @@ export const repositoriesOn = (db: Db): Repositories => ({
   webhooks: webhookRepository(db),
   deliveries: deliveryRepository(db),
   idempotency: idempotencyStore(db),
-  savepoint: (work) => db.transaction((inner) => work(repositoriesOn(inner))),
 });
 
 export function createUnitOfWork(knex: Knex): UnitOfWork {

@@ -11,6 +11,7 @@ import { idempotentMutation } from '../idempotency.js';
 import { dateRangeOf, enumParam, pageRequestOf } from '../list-query.js';
 import { toListBody, toPaymentBody, toQrCodeBody, toRefundBody, toTransactionBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
+import { unknownWhenUnstorable } from './path-ids.js';
 
 type Body<Name extends keyof components['schemas']> = components['schemas'][Name];
 
@@ -23,6 +24,7 @@ const paymentIdOf = (req: Request): string => String(req.params.payment_id);
 /** Thin routes: parse, call one use case, answer. The contract validator has already checked shapes. */
 export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   const router = Router();
+  unknownWhenUnstorable(router, { payment_id: 'payment_not_found', refund_id: 'refund_not_found' });
 
   router.post(
     '/qr-codes',

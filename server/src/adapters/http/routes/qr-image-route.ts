@@ -2,12 +2,14 @@ import { Router } from 'express';
 import { scannableQrCode } from '../../../app/queries.js';
 import type { Services } from '../../../app/services.js';
 import { DomainError } from '../../../domain/errors.js';
+import { unknownWhenUnstorable } from './path-ids.js';
 
 export type QrImageRenderer = (qrData: string, format: 'png' | 'svg', sizePx: number) => Promise<Buffer>;
 
 /** GET /Thai/qr-codes/{id}/image: public (for an <img> on a checkout page), PNG by default, SVG on request. */
 export function qrImageRoute(s: Services, render: QrImageRenderer): Router {
   const router = Router();
+  unknownWhenUnstorable(router, { qr_code_id: 'qr_code_not_found' });
   router.get('/Thai/qr-codes/:qr_code_id/image', async (req, res) => {
     const format = req.query.format ?? 'png';
     const size = req.query.size === undefined ? 300 : Number(req.query.size);

@@ -7,6 +7,7 @@ import { idempotentMutation } from '../idempotency.js';
 import { pageRequestOf } from '../list-query.js';
 import { toDeliveryBody, toListBody, toWebhookBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
+import { unknownWhenUnstorable } from './path-ids.js';
 
 type Schemas = components['schemas'];
 
@@ -18,6 +19,7 @@ const webhookIdOf = (req: Request): string => String(req.params.webhook_id);
 /** Registration, listing, secrets and delivery history. Thin: parse, call one use case, answer. */
 export function webhookRoutes(s: Services, _deps: WebhookRouteDeps): Router {
   const router = Router();
+  unknownWhenUnstorable(router, { webhook_id: 'webhook_not_found' });
 
   router.post(
     '/webhooks',
