@@ -34,6 +34,6 @@ export const toDelivery = (row: DeliveryRow): Delivery => ({
 
 export const deliveryRepository = (db: Db): DeliveryRepository => ({
   async list(merchantId, webhookId, page) {
-    return pageOf(db('webhook_deliveries').where({ merchant_id: merchantId, webhook_id: webhookId }), page, toDelivery);
+    return pageOf(db, 'webhook_deliveries', db('webhook_deliveries').where({ merchant_id: merchantId, webhook_id: webhookId }), page, toDelivery);
   },
 });

@@ -84,7 +84,7 @@ export const paymentRepository = (db: Db): PaymentRepository => ({
   },
   async list(merchantId, filter, page) {
     const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status }));
-    return pageOf(whereCreatedWithin(query, filter), page, toPayment);
+    return pageOf(db, 'payments', whereCreatedWithin(query, filter), page, toPayment);
   },
   async lockOverduePending(now, limit) {
     const rows = await db<PaymentRow>('payments').where('status', 'pending').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).forUpdate().skipLocked();

@@ -44,7 +44,11 @@ export const transactionRepository = (db: Db): TransactionRepository => ({
     await db('transactions').where({ payment_id: paymentId }).whereNull('refund_id').update(state);
   },
   async list(merchantId, filter, page) {
-    const query = db('transactions').where(definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type }));
-    return pageOf(whereCreatedWithin(query, filter), page, toTransaction);
+    const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
+    const query = whereCreatedWithin(db('transactions').where(matching), filter);
+    // Without a date range the total is the sum of the maintained counts (migration 003), not a count of every row.
+    const counted = filter.startDate || filter.endDate ? undefined : db('transaction_counts').where(matching).sum<{ n: number | string | null }[]>({ n: 'n' });
+    const total = counted?.then((rows) => Number(rows[0]?.n ?? 0));
+    return pageOf(db, 'transactions', query, page, toTransaction, total);
   },
 });

@@ -34,7 +34,7 @@ export const webhookRepository = (db: Db): WebhookRepository => {
       return row ? toWebhook(row) : null;
     },
     async list(merchantId, page) {
-      return pageOf(live().where({ merchant_id: merchantId }), page, toWebhook);
+      return pageOf(db, 'webhooks', live().where({ merchant_id: merchantId }), page, toWebhook);
     },
     async secretOf(merchantId, id) {
       const row = await live().where({ id, merchant_id: merchantId }).first('secret');
