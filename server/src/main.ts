@@ -132,7 +132,7 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   };
 }
 
-/** Requests Node cannot even parse (headers over 16 KiB, a broken request line) still get the error envelope. */
+/** Requests Node cannot even parse (headers over 64 KiB, a broken request line) still get the error envelope. */
 function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy();
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
@@ -140,12 +140,17 @@ function answerUnreadableRequest(error: Error & { code?: string }, socket: Duple
   const body = JSON.stringify({
     error: {
       code: 'invalid_request',
-      message: tooLarge ? 'The request line and headers exceed 16 KiB.' : 'The HTTP request could not be parsed.',
+      message: tooLarge ? 'The request line and headers exceed 64 KiB.' : 'The HTTP request could not be parsed.',
       type: 'validation_error',
       request_id: requestId,
     },
   });
   const status = tooLarge ? 431 : 400;
+  // Read on while the answer goes out: closing with unread input makes the kernel reset the connection, and the
+  // client would see the reset instead of the answer.
+  socket.on('error', () => socket.destroy());
+  socket.resume();
+  setTimeout(() => socket.destroy(), 2_000).unref();
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -160,7 +165,8 @@ export interface RunningServer {
 export async function startServer(config: Config, overrides: Overrides = {}): Promise<RunningServer> {
   const runtime = await openRuntime(config, overrides);
   const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
-  const server: Server = createServer();
+  // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
+  const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject).listen(config.port, config.host));
   const address = server.address();

@@ -55,10 +55,15 @@ describe('hostile input gets a 4xx in the envelope', () => {
     expect(res.body.reference).toBe('ร้านกาแฟ 😀');
   });
 
-  it('headers over 16 KiB get 431 with the envelope and a Request-Id', async () => {
+  it('a 20 KB query string is an ordinary bad request', async () => {
+    const res = await api.get(`/Thai/v1/payments?x=${'a'.repeat(20_000)}`);
+    expectEnvelope(res, 400, 'invalid_parameters');
+  });
+
+  it('headers over 64 KiB get 431 with the envelope and a Request-Id', async () => {
     const { port } = new URL(server.url);
     const { status, headers, body } = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: `/Thai/v1/payments?x=${'a'.repeat(20_000)}`, headers: { authorization: 'Bearer sk_test_x' } }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path: `/Thai/v1/payments?x=${'a'.repeat(70_000)}`, headers: { authorization: 'Bearer sk_test_x' } }, (res) => {
         let text = '';
         res.on('data', (chunk) => (text += chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
