@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
+import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -11,12 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const expectEnvelope = (res: { status: number; headers: Headers; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body.error).toMatchObject({ code, request_id: res.headers.get('request-id') });
-  expect(Object.keys(res.body.error).sort()).toEqual(expect.arrayContaining(['code', 'message', 'request_id', 'type']));
-  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/); // no stack traces
-};
 
 describe('the error envelope everywhere', () => {
   it('unknown routes answer 404 route_not_found', async () => {

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
+import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -12,10 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const expectEnvelope = (res: { status: number; headers: Headers; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body.error).toMatchObject({ code, request_id: res.headers.get('request-id') });
-};
 
 // Cases found by the fuzz drill (scripts/drills/fuzz.ts): each once answered 500 or a bare status.
 describe('hostile input gets a 4xx in the envelope', () => {

@@ -1,3 +1,13 @@
+import { expect } from 'vitest';
+
+/** The error envelope, with the response's own Request-Id repeated in the body. */
+export function expectEnvelope(res: { status: number; headers: Headers; body: any }, status: number, code: string): void {
+  expect(res.status).toBe(status);
+  expect(res.body.error).toMatchObject({ code, request_id: res.headers.get('request-id') });
+  expect(Object.keys(res.body.error)).toEqual(expect.arrayContaining(['code', 'message', 'request_id', 'type']));
+  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/); // no stack traces
+}
+
 /** A tiny HTTP client for component tests: real requests to the real server. */
 export interface ApiResponse<T = any> {
   status: number;
