@@ -3,29 +3,12 @@ import { ConnectionError, PaymentQrClient, PaymentQrError } from '@payment-qr/sd
 import { EXAMPLE_API_KEY } from './pact.js';
 
 /**
- * Each test gets a new mock server, sometimes on a port an earlier one used: fetch may then pick a kept-alive socket
- * to the closed server and fail before anything is sent. That one failure is retried on a new connection; the
- * request never reached a server, so one call is still one interaction.
- */
-async function fetchOnFreshConnection(input: Request | URL | string, init?: RequestInit): Promise<Response> {
-  const again = input instanceof Request ? input.clone() : input;
-  try {
-    return await fetch(input, init);
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const stale = cause?.code === 'ECONNRESET' || cause?.code === 'ECONNREFUSED' || cause?.code === 'UND_ERR_SOCKET' || /other side closed/i.test(cause?.message ?? '');
-    if (!stale) throw error;
-    return fetch(again, init);
-  }
-}
-
-/**
  * The mock server answers a request no interaction expects with HTTP 500 and `x-pact`. That answer is a test
  * failure, not an API error: it is thrown here (through the SDK's fetch seam) with the request the SDK sent, so the
  * failure names the mismatch, e.g. a wrong path, instead of the SDK's "Unexpected HTTP 500".
  */
 const failOnUnexpectedRequest = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
-  const response = await fetchOnFreshConnection(input, init);
+  const response = await fetch(input, init);
   const verdict = response.headers.get('x-pact');
   if (verdict === null) return response;
   const request = input instanceof Request ? input : new Request(input, init);
