@@ -67,6 +67,9 @@ export const databaseDrill: Drill = {
     const stoppedAt = Date.now();
     ctx.log(`PostgreSQL stopped (${stoppedAt - downAt} ms); waiting ${downMs / 1000} s`);
     await sleep(downMs);
+    // Down ends when the restart begins: pg_ctl start -w notices readiness only by polling, so PostgreSQL may
+    // already answer before start() returns.
+    const restartAt = Date.now();
     await cluster.start();
     const upAt = Date.now();
     ctx.log(`PostgreSQL accepting connections again`);
@@ -74,8 +77,8 @@ export const databaseDrill: Drill = {
     stopped = true;
     await load;
 
-    // While down: every request that started after the stop completed and ended before the return.
-    const whileDown = observations.filter((o) => o.startedAt >= stoppedAt && o.endedAt <= upAt);
+    // While down: every request that started after the stop completed and ended before the restart began.
+    const whileDown = observations.filter((o) => o.startedAt >= stoppedAt && o.endedAt <= restartAt);
     const statusesDown = new Map<string, number>();
     for (const o of whileDown) {
       const key = o.reply.status === 0 ? o.reply.text : `${o.reply.status} ${o.reply.body?.error?.code ?? (o.kind === 'readyz' ? '' : 'ok')}`.trim();
