@@ -19,7 +19,7 @@ export class ConfigError extends Error {}
 const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-export function parseDuration(text: string, name: string): number {
+function parseDuration(text: string, name: string): number {
   const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
   if (!match) throw new ConfigError(`${name}: '${text}' is not a duration (use e.g. 0, 500ms, 5s, 5m, 2h).`);
   return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;

@@ -70,5 +70,3 @@ export function expire(payment: Payment, now: Date): Payment {
   }
   return { ...payment, status: 'expired', updatedAt: now };
 }
-
-export const isFinished = (status: PaymentStatus): boolean => status !== 'pending';

@@ -5,7 +5,7 @@ import { idempotencyLifetimeMs } from '../../app/expire-overdue-payments.js';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Merchant } from '../../domain/merchant.js';
-import type { Repositories, StoredResponse } from '../../ports/repositories.js';
+import type { Repositories } from '../../ports/repositories.js';
 import { errorResponse, sendWire, type WireResponse } from './errors.js';
 import { merchantOf, requestIdOf } from './request-context.js';
 
@@ -53,42 +53,31 @@ export function idempotentMutation(s: Services, operation: string, perform: (ctx
       return;
     }
     const fingerprint = fingerprintOf(operation, req);
-    const claimed = async (tx: Repositories, now: Date): Promise<StoredResponse | null> => {
-      const { held, prior } = await tx.idempotency.claim(merchant.id, key, new Date(now.getTime() - idempotencyLifetimeMs));
-      if (!held) {
-        throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
-      }
-      if (prior && prior.fingerprint !== fingerprint) {
-        throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.', 'Idempotency-Key');
-      }
-      return prior;
-    };
-    const store = async (tx: Repositories, now: Date, outcome: WireResponse) => {
-      if (isReplayable(outcome.status)) await tx.idempotency.save(merchant.id, key, { fingerprint, status: outcome.status, body: outcome.body, createdAt: now });
-    };
+    /** Claims the key, then replays what is stored under it, or produces the answer and stores it if replayable. */
+    const underKey = (produce: (tx: Repositories) => Promise<WireResponse>) =>
+      s.uow.run(async (tx) => {
+        const now = s.clock.now();
+        const { held, prior } = await tx.idempotency.claim(merchant.id, key, new Date(now.getTime() - idempotencyLifetimeMs));
+        if (!held) {
+          throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
+        }
+        if (prior && prior.fingerprint !== fingerprint) {
+          throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.', 'Idempotency-Key');
+        }
+        if (prior) return { wire: { status: prior.status, body: prior.body }, replayed: true };
+        const wire = await produce(tx);
+        if (isReplayable(wire.status)) await tx.idempotency.save(merchant.id, key, { fingerprint, status: wire.status, body: wire.body, createdAt: now });
+        return { wire, replayed: false };
+      });
 
     let result: { wire: WireResponse; replayed: boolean };
     try {
-      result = await s.uow.run(async (tx) => {
-        const now = s.clock.now();
-        const prior = await claimed(tx, now);
-        if (prior) return { wire: { status: prior.status, body: prior.body }, replayed: true };
-        const outcome = await perform({ tx, merchant, requestId }, req);
-        await store(tx, now, outcome);
-        return { wire: outcome, replayed: false };
-      });
+      result = await underKey((tx) => perform({ tx, merchant, requestId }, req));
     } catch (error) {
       if (!(error instanceof DomainError) || error.code.startsWith('idempotency_key_')) throw error;
       // The business writes rolled back with the transaction; record the refusal under the key in a second one,
       // unless a concurrent request with the same key stored its result first: then that result is the answer.
-      result = await s.uow.run(async (tx) => {
-        const now = s.clock.now();
-        const prior = await claimed(tx, now);
-        if (prior) return { wire: { status: prior.status, body: prior.body }, replayed: true };
-        const refusal = errorResponse(error, requestId);
-        await store(tx, now, refusal);
-        return { wire: refusal, replayed: false };
-      });
+      result = await underKey(async () => errorResponse(error, requestId));
     }
     const { wire, replayed } = result;
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');

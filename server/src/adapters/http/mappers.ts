@@ -13,7 +13,7 @@ type Schemas = components['schemas'];
 const iso = (date: Date): string => date.toISOString();
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-export const qrImageUrl = (publicBaseUrl: string, qrCodeId: string): string => `${publicBaseUrl}/Thai/qr-codes/${qrCodeId}/image`;
+const qrImageUrl = (publicBaseUrl: string, qrCodeId: string): string => `${publicBaseUrl}/Thai/qr-codes/${qrCodeId}/image`;
 
 export const toQrCodeBody = (qr: QrCode, payment: Payment, publicBaseUrl: string): Schemas['QrCode'] => ({
   qr_code_id: qr.id,

@@ -17,7 +17,7 @@ interface DeliveryRow {
   created_at: Date;
 }
 
-export const toDelivery = (row: DeliveryRow): Delivery => ({
+const toDelivery = (row: DeliveryRow): Delivery => ({
   id: row.id,
   merchantId: row.merchant_id,
   webhookId: row.webhook_id,
