@@ -53,8 +53,8 @@ export interface TransactionRepository {
 }
 
 export interface EventOutbox {
-  /** Writes the event and fans it out as a pending delivery to every active webhook subscribed to its kind; returns how many. */
-  record(event: DomainEvent): Promise<number>;
+  /** Writes the event; it fans out as a pending delivery to every active webhook of the merchant subscribed to its kind. */
+  record(event: DomainEvent): Promise<void>;
 }
 
 export interface WebhookRepository {
@@ -80,7 +80,7 @@ export interface StoredResponse {
 export interface IdempotencyStore {
   /**
    * Takes the key for this transaction (`held: false` when another request holds it right now) and, when taken,
-   * returns the result stored under it since `notBefore`, in one round trip.
+   * returns the result stored under it since `notBefore`, including one committed by the request that held it before.
    */
   claim(merchantId: string, key: string, notBefore: Date): Promise<{ held: boolean; prior: StoredResponse | null }>;
   save(merchantId: string, key: string, response: StoredResponse): Promise<void>;
@@ -99,9 +99,25 @@ export interface Repositories {
   idempotency: IdempotencyStore;
 }
 
+/** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */
+export interface KeyedRecord {
+  merchantId: string;
+  key: string;
+  response: StoredResponse;
+  notBefore: Date;
+}
+
 export interface UnitOfWork {
   /** Runs `work` in one database transaction: all of its writes commit together or none do. */
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * For work that reads and inserts, nothing else: its inserts are held, then written together in ONE statement
+   * (one round trip; atomic without BEGIN and COMMIT). Given `keyed`, they are written only together with the record
+   * it returns for the result, and only if the key is free: no request holds it (see `IdempotencyStore.claim`) and
+   * no result is stored under it since `notBefore`. Otherwise nothing is written: `committed: false`.
+   * `work` must have no effect outside the database, since it runs before the key is checked.
+   */
+  runInOneStatement<T>(work: (repos: Repositories) => Promise<T>, keyed?: (result: T) => KeyedRecord | undefined): Promise<{ committed: true; result: T } | { committed: false }>;
   /** Repositories outside a transaction, for reads. */
   readonly repos: Repositories;
 }

@@ -42,22 +42,28 @@ function fingerprintOf(operation: string, req: Request): string {
  * together. A transaction-scoped lock on the key makes concurrent requests with the same key, on any number of
  * server instances, answer 409 idempotency_key_in_use instead of running twice. A refusal (404, 422) rolls the
  * business writes back and is stored in a second transaction, so the success path needs no savepoint.
+ *
+ * Keyed `insertsOnly` operations (their work reads and inserts, and has no effect outside the database) first try
+ * the one-statement path: the inserts and the stored result are written in one round trip if the key is free. If it is
+ * not, nothing was written, and the transaction above decides: replay, 409, or (a lapsed key) a new result.
  */
-export function idempotentMutation(s: Services, operation: string, perform: (ctx: MutationContext, req: Request) => Promise<WireResponse>) {
+export function idempotentMutation(s: Services, operation: string, perform: (ctx: MutationContext, req: Request) => Promise<WireResponse>, options: { insertsOnly?: boolean } = {}) {
   return async (req: Request, res: Response): Promise<void> => {
     const merchant = merchantOf(res);
     const requestId = requestIdOf(res);
     const key = idempotencyKeyOf(req);
+    const work = (tx: Repositories) => perform({ tx, merchant, requestId }, req);
     if (key === undefined) {
-      sendWire(res, await s.uow.run((tx) => perform({ tx, merchant, requestId }, req)));
+      sendWire(res, await s.uow.run(work));
       return;
     }
     const fingerprint = fingerprintOf(operation, req);
+    const notBefore = () => new Date(s.clock.now().getTime() - idempotencyLifetimeMs);
     /** Claims the key, then replays what is stored under it, or produces the answer and stores it if replayable. */
     const underKey = (produce: (tx: Repositories) => Promise<WireResponse>) =>
       s.uow.run(async (tx) => {
         const now = s.clock.now();
-        const { held, prior } = await tx.idempotency.claim(merchant.id, key, new Date(now.getTime() - idempotencyLifetimeMs));
+        const { held, prior } = await tx.idempotency.claim(merchant.id, key, notBefore());
         if (!held) {
           throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
         }
@@ -69,10 +75,17 @@ export function idempotentMutation(s: Services, operation: string, perform: (ctx
         if (isReplayable(wire.status)) await tx.idempotency.save(merchant.id, key, { fingerprint, status: wire.status, body: wire.body, createdAt: now });
         return { wire, replayed: false };
       });
+    /** The one-statement path: the answer if it was written with its record, else undefined. */
+    const atOnce = async () => {
+      const written = await s.uow.runInOneStatement(work, (wire) =>
+        isReplayable(wire.status) ? { merchantId: merchant.id, key, notBefore: notBefore(), response: { fingerprint, status: wire.status, body: wire.body, createdAt: s.clock.now() } } : undefined,
+      );
+      return written.committed ? { wire: written.result, replayed: false } : undefined;
+    };
 
     let result: { wire: WireResponse; replayed: boolean };
     try {
-      result = await underKey((tx) => perform({ tx, merchant, requestId }, req));
+      result = (options.insertsOnly && (await atOnce())) || (await underKey(work));
     } catch (error) {
       if (!(error instanceof DomainError) || error.code.startsWith('idempotency_key_')) throw error;
       // The business writes rolled back with the transaction; record the refusal under the key in a second one,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 
 interface Migration {
   name: string;
@@ -163,6 +164,27 @@ const migrations: Migration[] = [
       await knex.raw(`CREATE TRIGGER transactions_count AFTER INSERT OR UPDATE OR DELETE ON transactions
         FOR EACH ROW EXECUTE FUNCTION transaction_counts_maintain()`);
       await knex.raw(`INSERT INTO transaction_counts SELECT merchant_id, type, status, 0, count(*) FROM transactions GROUP BY 1, 2, 3`);
+    },
+  },
+  {
+    name: '004_events_fan_out',
+    async up(knex) {
+      // The outbox fans out where events are written, whatever statement writes them: one pending delivery per active
+      // webhook of the merchant subscribed to the kind, and a NOTIFY that reaches listening dispatchers on commit.
+      await knex.raw(`
+        CREATE FUNCTION events_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO webhook_deliveries (id, merchant_id, webhook_id, event_id, event_kind, status, attempts, next_attempt_at, created_at)
+          SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.merchant_id, w.id, e.id, e.kind, 'pending', 0, e.created_at, e.created_at
+          FROM new_events e
+          JOIN webhooks w ON w.merchant_id = e.merchant_id AND w.status = 'active' AND w.deleted_at IS NULL AND w.events @> jsonb_build_array(e.kind);
+          IF FOUND THEN
+            PERFORM pg_notify('${deliveriesChannel}', '');
+          END IF;
+          RETURN NULL;
+        END $$`);
+      await knex.raw(`CREATE TRIGGER events_fan_out AFTER INSERT ON events REFERENCING NEW TABLE AS new_events
+        FOR EACH STATEMENT EXECUTE FUNCTION events_fan_out()`);
     },
   },
 ];

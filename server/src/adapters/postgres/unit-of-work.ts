@@ -1,31 +1,58 @@
 import type { Knex } from 'knex';
-import type { Repositories, UnitOfWork } from '../../ports/repositories.js';
+import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
+import { HeldInserts } from './held-inserts.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventOutbox } from './repositories/events.js';
-import { idempotencyStore } from './repositories/idempotency.js';
+import { idempotencyStore, storeIfKeyFree } from './repositories/idempotency.js';
 import { merchantRepository } from './repositories/merchants.js';
 import { paymentRepository } from './repositories/payments.js';
 import { qrCodeRepository } from './repositories/qr-codes.js';
-import type { Db } from './repositories/query.js';
+import { insertNow, type Db, type Insert } from './repositories/query.js';
 import { refundRepository } from './repositories/refunds.js';
 import { transactionRepository } from './repositories/transactions.js';
 import { webhookRepository } from './repositories/webhooks.js';
 
-export const repositoriesOn = (db: Db): Repositories => ({
-  merchants: merchantRepository(db),
-  qrCodes: qrCodeRepository(db),
-  payments: paymentRepository(db),
-  refunds: refundRepository(db),
-  transactions: transactionRepository(db),
-  events: eventOutbox(db),
-  webhooks: webhookRepository(db),
+export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
+  merchants: merchantRepository(db, insert),
+  qrCodes: qrCodeRepository(db, insert),
+  payments: paymentRepository(db, insert),
+  refunds: refundRepository(db, insert),
+  transactions: transactionRepository(db, insert),
+  events: eventOutbox(db, insert),
+  webhooks: webhookRepository(db, insert),
   deliveries: deliveryRepository(db),
   idempotency: idempotencyStore(db),
 });
+
+const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
+
+/** Reads go straight to the database; inserts are held; any other write would escape the statement, so it is refused. */
+function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
+  const repos = repositoriesOn(knex, held.insert);
+  return {
+    ...repos,
+    payments: {
+      ...repos.payments,
+      update: notHeld('payments.update'),
+      lockOverduePending: notHeld('payments.lockOverduePending'),
+      findById: (merchantId, id, options) => (options?.lock ? notHeld('a locking payments.findById')() : repos.payments.findById(merchantId, id)),
+    },
+    transactions: { ...repos.transactions, updatePaymentTransaction: notHeld('transactions.updatePaymentTransaction') },
+    webhooks: { ...repos.webhooks, delete: notHeld('webhooks.delete'), disable: notHeld('webhooks.disable') },
+    idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
+  };
+}
 
 export function createUnitOfWork(knex: Knex): UnitOfWork {
   return {
     repos: repositoriesOn(knex),
     run: (work) => knex.transaction((trx) => work(repositoriesOn(trx))),
+    async runInOneStatement<T>(work: (repos: Repositories) => Promise<T>, keyed?: (result: T) => KeyedRecord | undefined) {
+      const held = new HeldInserts();
+      const result = await work(heldRepositories(knex, held));
+      const record = keyed?.(result);
+      const committed = await held.commit(knex, record && storeIfKeyFree(record));
+      return committed ? { committed, result } : { committed };
+    },
   };
 }

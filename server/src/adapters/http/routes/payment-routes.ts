@@ -41,7 +41,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
       metadata: body.metadata,
     });
     return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
-    }),
+    }, { insertsOnly: true }),
   );
 
   router.get('/payments', async (req, res) => {

@@ -1,6 +1,6 @@
 import type { Merchant } from '../../../domain/merchant.js';
 import type { MerchantRepository } from '../../../ports/repositories.js';
-import type { Db } from './query.js';
+import { insertNow, type Insert, type Db } from './query.js';
 
 interface MerchantRow {
   id: string;
@@ -19,9 +19,9 @@ const toMerchant = (row: MerchantRow): Merchant => ({
   createdAt: row.created_at,
 });
 
-export const merchantRepository = (db: Db): MerchantRepository => ({
+export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): MerchantRepository => ({
   async insert(merchant, apiKey) {
-    await db('merchants').insert({
+    await insert('merchants', {
       id: merchant.id,
       name: merchant.name,
       mode: merchant.mode,
@@ -29,7 +29,7 @@ export const merchantRepository = (db: Db): MerchantRepository => ({
       biller_id: merchant.account.kind === 'biller_id' ? merchant.account.billerId : null,
       created_at: merchant.createdAt,
     });
-    await db('api_keys').insert({ id: apiKey.id, merchant_id: merchant.id, key_hash: apiKey.hash, key_prefix: apiKey.prefix, created_at: merchant.createdAt });
+    await insert('api_keys', { id: apiKey.id, merchant_id: merchant.id, key_hash: apiKey.hash, key_prefix: apiKey.prefix, created_at: merchant.createdAt });
   },
   async findByApiKeyHash(hash) {
     const row = await db('api_keys').join('merchants', 'merchants.id', 'api_keys.merchant_id').where('api_keys.key_hash', hash).first('merchants.*', 'api_keys.key_hash');

@@ -1,6 +1,6 @@
 import type { Payment } from '../../../domain/payment.js';
 import type { PaymentRepository } from '../../../ports/repositories.js';
-import { definedOnly, pageOf, whereCreatedWithin, type Db } from './query.js';
+import { definedOnly, pageOf, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
 
 interface PaymentRow {
   id: string;
@@ -68,9 +68,9 @@ const toRow = (p: Payment): PaymentRow => ({
   expires_at: p.expiresAt,
 });
 
-export const paymentRepository = (db: Db): PaymentRepository => ({
+export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): PaymentRepository => ({
   async insert(payment) {
-    await db('payments').insert(toRow(payment));
+    await insert('payments', toRow(payment));
   },
   async update(payment) {
     const { id, merchant_id, created_at, ...changes } = toRow(payment);

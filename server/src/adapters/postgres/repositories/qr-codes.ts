@@ -1,5 +1,5 @@
 import type { QrCodeRepository } from '../../../ports/repositories.js';
-import type { Db } from './query.js';
+import { insertNow, type Insert, type Db } from './query.js';
 
 interface QrCodeRow {
   id: string;
@@ -11,9 +11,9 @@ interface QrCodeRow {
   created_at: Date;
 }
 
-export const qrCodeRepository = (db: Db): QrCodeRepository => ({
+export const qrCodeRepository = (db: Db, insert: Insert = insertNow(db)): QrCodeRepository => ({
   async insert(qr) {
-    await db<QrCodeRow>('qr_codes').insert({
+    await insert('qr_codes', {
       id: qr.id,
       merchant_id: qr.merchantId,
       payment_id: qr.paymentId,
@@ -21,7 +21,7 @@ export const qrCodeRepository = (db: Db): QrCodeRepository => ({
       bank_reference: qr.bankReference,
       expires_at: qr.expiresAt,
       created_at: qr.createdAt,
-    });
+    } satisfies QrCodeRow);
   },
   async findById(id) {
     const row = await db<QrCodeRow>('qr_codes').where({ id }).first();

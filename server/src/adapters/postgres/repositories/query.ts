@@ -3,6 +3,18 @@ import type { DateRange, Page, PageRequest } from '../../../domain/page.js';
 
 export type Db = Knex | Knex.Transaction;
 
+/**
+ * How a repository adds a row: at once, one statement each (`insertNow`), or held to be committed with the other
+ * rows of its unit of work in one statement (../held-inserts.ts).
+ */
+export type Insert = (table: string, row: object) => Promise<void>;
+
+export const insertNow =
+  (db: Db): Insert =>
+  async (table, row) => {
+    await db(table).insert(row);
+  };
+
 /** Inclusive date range on created_at. */
 export function whereCreatedWithin(query: Knex.QueryBuilder, range: DateRange): Knex.QueryBuilder {
   if (range.startDate) query.where('created_at', '>=', range.startDate);

@@ -1,6 +1,6 @@
 import type { Refund } from '../../../domain/refund.js';
 import type { RefundRepository } from '../../../ports/repositories.js';
-import type { Db } from './query.js';
+import { insertNow, type Insert, type Db } from './query.js';
 
 interface RefundRow {
   id: string;
@@ -13,9 +13,9 @@ interface RefundRow {
   created_at: Date;
 }
 
-export const refundRepository = (db: Db): RefundRepository => ({
+export const refundRepository = (db: Db, insert: Insert = insertNow(db)): RefundRepository => ({
   async insert(r) {
-    await db<RefundRow>('refunds').insert({
+    await insert('refunds', {
       id: r.id,
       merchant_id: r.merchantId,
       payment_id: r.paymentId,
@@ -24,7 +24,7 @@ export const refundRepository = (db: Db): RefundRepository => ({
       status: r.status,
       reason: r.reason,
       created_at: r.createdAt,
-    });
+    } satisfies RefundRow);
   },
   async findById(merchantId, id) {
     const row = await db<RefundRow>('refunds').where({ id, merchant_id: merchantId }).first();

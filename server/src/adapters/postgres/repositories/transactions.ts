@@ -1,6 +1,6 @@
 import type { Transaction } from '../../../domain/transaction.js';
 import type { TransactionRepository } from '../../../ports/repositories.js';
-import { definedOnly, pageOf, whereCreatedWithin, type Db } from './query.js';
+import { definedOnly, pageOf, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
 
 interface TransactionRow {
   id: string;
@@ -26,9 +26,9 @@ const toTransaction = (row: TransactionRow): Transaction => ({
   createdAt: row.created_at,
 });
 
-export const transactionRepository = (db: Db): TransactionRepository => ({
+export const transactionRepository = (db: Db, insert: Insert = insertNow(db)): TransactionRepository => ({
   async insert(t) {
-    await db<TransactionRow>('transactions').insert({
+    await insert('transactions', {
       id: t.id,
       merchant_id: t.merchantId,
       payment_id: t.paymentId,
@@ -38,7 +38,7 @@ export const transactionRepository = (db: Db): TransactionRepository => ({
       amount: t.amount,
       currency: t.currency,
       created_at: t.createdAt,
-    });
+    } satisfies TransactionRow);
   },
   async updatePaymentTransaction(paymentId, state) {
     await db('transactions').where({ payment_id: paymentId }).whereNull('refund_id').update(state);

@@ -1,7 +1,7 @@
 import type { EventKind } from '../../../domain/events.js';
 import type { Webhook } from '../../../domain/webhook.js';
 import type { WebhookRepository } from '../../../ports/repositories.js';
-import { pageOf, type Db } from './query.js';
+import { pageOf, insertNow, type Insert, type Db } from './query.js';
 
 interface WebhookRow {
   id: string;
@@ -23,11 +23,11 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   createdAt: row.created_at,
 });
 
-export const webhookRepository = (db: Db): WebhookRepository => {
+export const webhookRepository = (db: Db, insert: Insert = insertNow(db)): WebhookRepository => {
   const live = () => db<WebhookRow>('webhooks').whereNull('deleted_at');
   return {
     async insert(w, secret) {
-      await db('webhooks').insert({ id: w.id, merchant_id: w.merchantId, url: w.url, events: JSON.stringify(w.events), secret, status: w.status, created_at: w.createdAt });
+      await insert('webhooks', { id: w.id, merchant_id: w.merchantId, url: w.url, events: JSON.stringify(w.events), secret, status: w.status, created_at: w.createdAt });
     },
     async findById(merchantId, id) {
       const row = await live().where({ id, merchant_id: merchantId }).first();

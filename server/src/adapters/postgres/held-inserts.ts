@@ -1,0 +1,36 @@
+import type { Knex } from 'knex';
+import type { Insert } from './repositories/query.js';
+
+/** The head of a held statement: a query that yields a row when, and only when, the held rows may be written. */
+export interface Gate {
+  sql: string;
+  bindings: readonly Knex.Value[];
+}
+
+const open: Gate = { sql: 'SELECT 1', bindings: [] };
+
+/**
+ * Rows held in memory by a unit of work, then written in ONE statement: one round trip, and atomic without
+ * BEGIN and COMMIT. Each row is selected from the gate, so nothing is written unless the gate lets it through.
+ * Constraints and triggers still run, at the end of the statement.
+ */
+export class HeldInserts {
+  private readonly held: { table: string; row: object }[] = [];
+
+  readonly insert: Insert = async (table, row) => {
+    this.held.push({ table, row });
+  };
+
+  /** Writes every held row unless the gate yields nothing; says whether it let them through. */
+  async commit(knex: Knex, gate: Gate = open): Promise<boolean> {
+    const bindings: Knex.Value[] = [...gate.bindings];
+    const inserts = this.held.map(({ table, row }, n) => {
+      const columns = Object.entries(row).filter(([, value]) => value !== undefined);
+      bindings.push(...columns.map(([, value]) => value as Knex.Value));
+      const names = columns.map(([column]) => `"${column}"`).join(', ');
+      return `, row_${n} AS (INSERT INTO "${table}" (${names}) SELECT ${columns.map(() => '?').join(', ')} FROM gate)`;
+    });
+    const { rows } = await knex.raw(`WITH gate AS (${gate.sql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`, bindings);
+    return rows[0].passed > 0;
+  }
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQrCode } from '../../src/app/create-qr-code.js';
+import type { Services } from '../../src/app/services.js';
+import type { Merchant } from '../../src/domain/merchant.js';
+import type { KeyedRecord, Repositories } from '../../src/ports/repositories.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+let server: TestServer;
+let s: Services;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  s = server.running.runtime.services;
+});
+afterAll(() => server.stop());
+
+async function newMerchant(): Promise<Merchant> {
+  const { id } = await server.merchant();
+  return (await s.uow.repos.merchants.findById(id))!;
+}
+const paymentsOf = async (merchant: Merchant) => (await s.uow.repos.payments.list(merchant.id, {}, { limit: 100, offset: 0 })).total;
+const transactionsOf = async (merchant: Merchant) => (await s.uow.repos.transactions.list(merchant.id, {}, { limit: 100, offset: 0 })).total;
+const newQrCode = (merchant: Merchant) => (tx: Repositories) => createQrCode(tx, s, merchant, { amount: 10000, currency: 'THB' });
+const keyed =
+  (merchant: Merchant, key: string, at = new Date(), notBefore = new Date(at.getTime() - 60_000)) =>
+  (): KeyedRecord => ({ merchantId: merchant.id, key, notBefore, response: { fingerprint: 'f', status: 200, body: `{"key":"${key}"}`, createdAt: at } });
+
+describe('one-statement unit of work', () => {
+  it('writes the payment, its transaction, its QR code and the keyed result together', async () => {
+    const merchant = await newMerchant();
+    const written = await s.uow.runInOneStatement(newQrCode(merchant), keyed(merchant, 'k1'));
+    expect(written.committed).toBe(true);
+    const { payment, qrCode } = (written as { result: Awaited<ReturnType<ReturnType<typeof newQrCode>>> }).result;
+    expect((await s.uow.repos.payments.findById(merchant.id, payment.id))?.status).toBe('pending');
+    expect((await s.uow.repos.qrCodes.findById(qrCode.id))?.paymentId).toBe(payment.id);
+    expect(await transactionsOf(merchant)).toBe(1);
+  });
+
+  it('writes nothing when a result is already stored under the key', async () => {
+    const merchant = await newMerchant();
+    expect((await s.uow.runInOneStatement(newQrCode(merchant), keyed(merchant, 'k2'))).committed).toBe(true);
+    expect((await s.uow.runInOneStatement(newQrCode(merchant), keyed(merchant, 'k2'))).committed).toBe(false);
+    expect(await paymentsOf(merchant)).toBe(1);
+    expect(await transactionsOf(merchant)).toBe(1);
+  });
+
+  it('writes nothing while a transaction holds the key, nor after it stored its result there', async () => {
+    const merchant = await newMerchant();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let claimed!: () => void;
+    const isClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const holder = s.uow.run(async (tx) => {
+      expect((await tx.idempotency.claim(merchant.id, 'k3', new Date(0))).held).toBe(true);
+      await tx.idempotency.save(merchant.id, 'k3', keyed(merchant, 'k3')().response);
+      claimed();
+      await released;
+    });
+    await isClaimed;
+    // On PostgreSQL the statement finds the key locked; on PGlite (one connection) it waits for the transaction to end.
+    const written = s.uow.runInOneStatement(newQrCode(merchant), keyed(merchant, 'k3'));
+    await Promise.race([written, new Promise((resolve) => setTimeout(resolve, 300))]);
+    release();
+    await holder;
+    expect((await written).committed).toBe(false);
+    expect(await paymentsOf(merchant)).toBe(0);
+  });
+
+  it('takes a key whose result has lapsed, replacing it', async () => {
+    const merchant = await newMerchant();
+    const dayBefore = new Date(Date.now() - 25 * 3600_000);
+    expect((await s.uow.runInOneStatement(newQrCode(merchant), keyed(merchant, 'k4', dayBefore))).committed).toBe(true);
+    expect((await s.uow.runInOneStatement(newQrCode(merchant), keyed(merchant, 'k4', new Date(), new Date(Date.now() - 24 * 3600_000)))).committed).toBe(true);
+    expect(await paymentsOf(merchant)).toBe(2);
+  });
+
+  it('writes none of the rows when one of them fails', async () => {
+    const merchant = await newMerchant();
+    const attempt = s.uow.runInOneStatement(async (tx) => {
+      await newQrCode(merchant)(tx);
+      await tx.qrCodes.insert({ id: 'qr_orphan', merchantId: merchant.id, paymentId: 'pay_missing', qrData: 'x', bankReference: 'ORPHAN', expiresAt: new Date(), createdAt: new Date() });
+    });
+    await expect(attempt).rejects.toThrow(/foreign key/);
+    expect(await paymentsOf(merchant)).toBe(0);
+    expect(await transactionsOf(merchant)).toBe(0);
+  });
+
+  it('refuses writes other than inserts, which would escape the statement', async () => {
+    const merchant = await newMerchant();
+    const attempt = s.uow.runInOneStatement(async (tx) => {
+      const { payment } = await newQrCode(merchant)(tx);
+      await tx.payments.update({ ...payment, status: 'succeeded' });
+    });
+    await expect(attempt).rejects.toThrow(/payments.update cannot be held/);
+    expect(await paymentsOf(merchant)).toBe(0);
+  });
+});
