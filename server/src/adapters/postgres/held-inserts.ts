@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Insert } from './repositories/query.js';
 
@@ -30,7 +31,10 @@ export class HeldInserts {
       const names = columns.map(([column]) => `"${column}"`).join(', ');
       return `, row_${n} AS (INSERT INTO "${table}" (${names}) SELECT ${columns.map(() => '?').join(', ')} FROM gate)`;
     });
-    const { rows } = await knex.raw(`WITH gate AS (${gate.sql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`, bindings);
+    const sql = `WITH gate AS (${gate.sql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`;
+    // Named, so each PostgreSQL connection parses and plans a statement of this shape once (PGlite ignores the name).
+    const name = `held_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    const { rows } = await knex.raw(sql, bindings).options({ name });
     return rows[0].passed > 0;
   }
 }
