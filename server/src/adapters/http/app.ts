@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
@@ -8,9 +8,9 @@ import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
 import { requestId } from './request-context.js';
 import { paymentRoutes } from './routes/payment-routes.js';
-import { qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
+import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
-import { contractValidator, fromValidatorError } from './validation.js';
+import { contractValidators, fromValidatorError } from './validation.js';
 
 export interface AppDeps {
   services: Services;
@@ -23,8 +23,6 @@ export interface AppDeps {
   /** Readiness: can the service reach its database? */
   isReady: () => Promise<boolean>;
 }
-
-const API_BASES = ['/Thai/v1', '/v1', '/Thai'];
 
 function fromBodyParserError(error: unknown): DomainError | null {
   const type = (error as { type?: string } | null)?.type;
@@ -58,10 +56,13 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(jsonBody());
-  app.use(qrImageRoute(s, deps.renderQrImage));
-  app.use(API_BASES, requireApiKey(s));
-  app.use(contractValidator({ validateResponses: deps.validateResponses ?? false }));
-  app.use(API_BASES, paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks));
+  app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
+  // The API under each base path: authenticated, validated against the contract's paths served there, routed.
+  const authenticated = requireApiKey(s);
+  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks)];
+  for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
+    app.use(basePath, Router().use(authenticated, validator, ...routes));
+  }
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
   });

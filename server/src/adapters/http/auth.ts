@@ -14,15 +14,19 @@ const BEARER = /^Bearer (sk_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
  */
 export function requireApiKey(s: Services) {
   const merchants = new LRUCache<string, Merchant>({ max: 10_000, ttl: 60_000 });
+  const lookUp = async (hash: string, apiKey: string): Promise<Merchant | null> => {
+    const merchant = await authenticate(s, apiKey);
+    if (merchant) merchants.set(hash, merchant);
+    return merchant;
+  };
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const apiKey = BEARER.exec(req.get('authorization') ?? '')?.[1];
     const hash = apiKey ? s.apiKeys.hash(apiKey) : '';
-    const merchant = apiKey ? (merchants.get(hash) ?? (await authenticate(s, apiKey))) : null;
+    const merchant = apiKey ? (merchants.get(hash) ?? (await lookUp(hash, apiKey))) : null;
     if (!merchant) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       throw new DomainError('authentication_failed', "Send your secret API key as 'Authorization: Bearer sk_test_...' (or sk_live_...).");
     }
-    merchants.set(hash, merchant);
     res.locals.merchant = merchant;
     next();
   };

@@ -25,17 +25,16 @@ function flawOf(body: unknown): string | null {
   return null;
 }
 
-/** JSON bodies up to 1 MiB, objects or arrays only, storable as they are. */
+/** JSON bodies up to 1 MiB, objects or arrays only, storable as they are. One middleware: parse, then check. */
 export function jsonBody() {
   const parse = express.json({ limit: '1mb', strict: true });
-  return [
-    parse,
-    (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
       const flaw = flawOf(req.body);
-      if (flaw) throw new DomainError('invalid_request', flaw);
-      next();
-    },
-  ];
+      next(flaw ? new DomainError('invalid_request', flaw) : undefined);
+    });
+  };
 }
 
 /** Path ids holding text PostgreSQL cannot compare name nothing that exists. */

@@ -13,30 +13,52 @@ interface Spec {
 const basePathOf = (url: string): string => new URL(url, 'http://placeholder').pathname.replace(/\/+$/, '');
 
 /**
- * The contract serves each path under its servers' base paths (root or path-level `servers`). The validator gets the
- * same contract with those prefixes spelled out, so aliases such as /v1 and the legacy /Thai/qr-codes validate alike.
+ * The contract serves each path under its servers' base paths (root or path-level `servers`): each base path, with
+ * the contract narrowed to the paths served under it (relative to it), longest base first so that /Thai/v1 comes
+ * before the legacy /Thai.
  */
-export function validationSpecOf(spec: Spec): Spec {
-  const paths: Spec['paths'] = {};
+function specsByBasePath(spec: Spec): { basePath: string; spec: Spec }[] {
+  const paths = new Map<string, Spec['paths']>();
   for (const [path, item] of Object.entries(spec.paths)) {
     const { servers, ...operations } = item;
-    for (const server of servers ?? spec.servers ?? [{ url: '/' }]) paths[`${basePathOf(server.url)}${path}`] = operations;
+    for (const server of servers ?? spec.servers ?? [{ url: '/' }]) {
+      const basePath = basePathOf(server.url);
+      paths.set(basePath, { ...paths.get(basePath), [path]: operations });
+    }
   }
-  return { ...spec, servers: [{ url: '/' }], paths };
+  return [...paths]
+    .sort(([a], [b]) => b.length - a.length)
+    .map(([basePath, served]) => ({ basePath, spec: { ...spec, servers: [{ url: '/' }], paths: served } }));
 }
 
 export const loadContract = (): Spec => parse(readFileSync(contractPath, 'utf8')) as Spec;
 
-export function contractValidator(options: { validateResponses: boolean }): RequestHandler[] {
-  return OpenApiValidator.middleware({
-    apiSpec: validationSpecOf(loadContract()) as never,
+const validatorOf = (spec: Spec, options: { validateResponses: boolean }): RequestHandler[] =>
+  OpenApiValidator.middleware({
+    apiSpec: structuredClone(spec) as never, // it annotates the spec it is given
+    useRequestUrl: true, // the path below the base path it is mounted at
     // Bodies are never coerced ("150000" is not an amount); query and path parameters always are.
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: options.validateResponses ? { onError: (error) => { throw error; } } : false,
     validateSecurity: false,
+    fileUploader: false, // the contract takes no multipart uploads: no multipart check on every request
     validateFormats: true,
     ignoreUndocumented: false,
   }) as unknown as RequestHandler[];
+
+/**
+ * A validator for each base path, to be mounted there. Each knows only the paths served under its base: the validator
+ * finds a request's operation by compiling and trying its paths one after another on every request, so the fewer the
+ * cheaper. Bases serving the same paths (/Thai/v1 and its alias /v1) share one.
+ */
+export function contractValidators(options: { validateResponses: boolean }): { basePath: string; validator: RequestHandler[] }[] {
+  const shared = new Map<string, RequestHandler[]>();
+  return specsByBasePath(loadContract()).map(({ basePath, spec }) => {
+    const paths = Object.keys(spec.paths).join(' ');
+    const validator = shared.get(paths) ?? validatorOf(spec, options);
+    shared.set(paths, validator);
+    return { basePath, validator };
+  });
 }
 
 interface ValidatorError {

@@ -6,11 +6,14 @@ import { unknownWhenUnstorable } from './path-ids.js';
 
 export type QrImageRenderer = (qrData: string, format: 'png' | 'svg', sizePx: number) => Promise<Buffer>;
 
+/** The path qrImageRoute is mounted at: only requests under it enter the router. */
+export const QR_IMAGE_BASE = '/Thai/qr-codes';
+
 /** GET /Thai/qr-codes/{id}/image: public (for an <img> on a checkout page), PNG by default, SVG on request. */
 export function qrImageRoute(s: Services, render: QrImageRenderer): Router {
   const router = Router();
   unknownWhenUnstorable(router, { qr_code_id: 'qr_code_not_found' });
-  router.get('/Thai/qr-codes/:qr_code_id/image', async (req, res) => {
+  router.get('/:qr_code_id/image', async (req, res) => {
     const format = req.query.format ?? 'png';
     const size = req.query.size === undefined ? 300 : Number(req.query.size);
     if ((format !== 'png' && format !== 'svg') || !Number.isInteger(size) || size < 200 || size > 1000) {

@@ -78,9 +78,16 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
     await db('payments').where({ id, merchant_id }).update(changes);
   },
   async findById(merchantId, id, options = {}) {
-    const query = db<PaymentRow>('payments').where({ id, merchant_id: merchantId }).first();
-    const row = await (options.lock ? query.forUpdate() : query);
-    return row ? toPayment(row) : null;
+    // Payment retrieval's one query, sent as it is on the connection knex lends (pooled, or the transaction's): no
+    // query building or knex pipeline on every request. pg and PGlite connections both answer query(text, values).
+    const sql = `SELECT * FROM payments WHERE id = $1 AND merchant_id = $2${options.lock ? ' FOR UPDATE' : ''}`;
+    const connection = (await db.client.acquireConnection()) as { query(sql: string, values: unknown[]): Promise<{ rows: PaymentRow[] }> };
+    try {
+      const { rows } = await connection.query(sql, [id, merchantId]);
+      return rows[0] ? toPayment(rows[0]) : null;
+    } finally {
+      await db.client.releaseConnection(connection);
+    }
   },
   async list(merchantId, filter, page) {
     const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status }));
