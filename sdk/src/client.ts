@@ -9,7 +9,11 @@ import { Webhooks } from './resources/webhooks.js';
 export interface PaymentQrClientOptions {
   /** Your secret key, `sk_test_...` (sandbox) or `sk_live_...`. Keep it on your server. */
   apiKey: string;
-  /** Where the service runs, without a path: the SDK adds `/Thai/v1`. Default `http://127.0.0.1:3000`. */
+  /**
+   * Where the service runs, with the path prefix of a gateway or mock if there is one
+   * (`https://gw.example.com/payment-qr`); the SDK adds `/Thai/v1`. A URL ending in `/Thai/v1` is taken as that
+   * base itself. Default `http://127.0.0.1:3000`.
+   */
   baseUrl?: string;
   /** Milliseconds to wait for each attempt's answer before it counts as a time-out. Default 30000. */
   timeout?: number;
@@ -52,9 +56,11 @@ function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`PaymentQrClient option baseUrl must be http or https, got '${url.protocol}'.`);
   if (url.search !== '' || url.hash !== '') throw new TypeError('PaymentQrClient option baseUrl must not carry a query or fragment.');
-  const origin = url.toString().replace(/\/+$/, '');
-  if (/\/(Thai\/)?v1$|\/Thai$/.test(origin)) {
-    throw new TypeError(`PaymentQrClient option baseUrl is where the service runs, e.g. 'https://api.example.com'; the SDK adds ${API_PATH} itself.`);
+  // The contract's server URL (.../Thai/v1) names the API base itself: what precedes it is the prefix.
+  const origin = url.toString().replace(/\/+$/, '').replace(/\/Thai\/v1$/, '');
+  // The other bases the service answers at are mistakes here: the SDK would add /Thai/v1 after them.
+  if (/^https?:\/\/[^/]+\/v1$|\/Thai$/.test(origin)) {
+    throw new TypeError(`PaymentQrClient option baseUrl is where the service runs, with a gateway's path prefix if any, e.g. 'https://api.example.com'; the SDK adds ${API_PATH} itself.`);
   }
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2_147_483_647) {
     throw new TypeError('PaymentQrClient option timeout must be a positive number of milliseconds.');

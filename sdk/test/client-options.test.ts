@@ -24,13 +24,34 @@ describe('PaymentQrClient options', () => {
   it('refuses a base URL that is not an origin the SDK can append /Thai/v1 to', () => {
     expect(make({ apiKey: 'sk_test_abc', baseUrl: 'localhost:3000' })).toThrow(/absolute http\(s\) URL|http or https/);
     expect(make({ apiKey: 'sk_test_abc', baseUrl: 'ftp://example.com' })).toThrow(/http or https/);
-    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://api.example.com/Thai/v1' })).toThrow(/adds \/Thai\/v1 itself/);
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://api.example.com/v1' })).toThrow(/adds \/Thai\/v1 itself/);
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://api.example.com/Thai/' })).toThrow(/adds \/Thai\/v1 itself/);
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://gw.example.com/payment-qr/Thai' })).toThrow(/adds \/Thai\/v1 itself/);
     expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://api.example.com?x=1' })).toThrow(/query/);
   });
 
-  it('keeps a path prefix of the base URL', () => {
+  it('keeps a path prefix of the base URL (a gateway, a mock), also one ending in /v1', () => {
     const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://gw.example.com/payment-qr/' });
     expect(client.qrCodes.imageUrl('qr_1', { format: 'svg', size: 400 })).toBe('https://gw.example.com/payment-qr/Thai/qr-codes/qr_1/image?format=svg&size=400');
+    const versioned = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://gw.example.com/payments/v1' });
+    expect(versioned.qrCodes.imageUrl('qr_1')).toBe('https://gw.example.com/payments/v1/Thai/qr-codes/qr_1/image');
+  });
+
+  it('sends API calls under the prefix', async () => {
+    const urls: string[] = [];
+    const fetch = async (input: Request | URL | string) => {
+      urls.push(input instanceof Request ? input.url : String(input));
+      return Response.json({ payment_id: 'pay_1' });
+    };
+    await new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'http://127.0.0.1:4010/mock', fetch }).payments.retrieve('pay_1');
+    expect(urls).toEqual(['http://127.0.0.1:4010/mock/Thai/v1/payments/pay_1']);
+  });
+
+  it('takes a base URL ending in /Thai/v1, as the contract writes its servers, as the API base itself', () => {
+    for (const baseUrl of ['https://api.example.com/Thai/v1', 'https://gw.example.com/payment-qr/Thai/v1/']) {
+      const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl });
+      expect(client.qrCodes.imageUrl('qr_1')).toBe(`${baseUrl.replace(/\/Thai\/v1\/?$/, '')}/Thai/qr-codes/qr_1/image`);
+    }
   });
 
   it('refuses a time-out, retry count or fetch of the wrong kind', () => {
