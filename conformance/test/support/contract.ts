@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -22,17 +23,13 @@ export const contract = parse(readFileSync(CONTRACT_PATH, 'utf8')) as Contract;
 const basePathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/, '');
 
 /**
- * The contract with each path spelled out under every base its `servers` give (/Thai/v1, /v1, /Thai). Tools that
- * ignore `servers` (swagger-mock-validator) then see the paths exactly as the SDK and the service use them.
+ * The served-paths contract as the contract package ships it (every path under the base it is served at), for
+ * tools that ignore the paths of `servers`: swagger-mock-validator, Prism.
  */
-export function contractWithServedPaths(): Contract {
-  const paths: Contract['paths'] = {};
-  for (const [path, item] of Object.entries(contract.paths)) {
-    const { servers, ...operations } = item;
-    for (const server of servers ?? contract.servers) paths[`${basePathOf(server.url)}${path}`] = operations;
-  }
-  return { ...contract, servers: [{ url: '/' }], paths };
-}
+export const SERVED_PATHS_CONTRACT = {
+  json: createRequire(import.meta.url).resolve('@payment-qr/contract/openapi.served-paths.json'),
+  yaml: createRequire(import.meta.url).resolve('@payment-qr/contract/openapi.served-paths.yaml'),
+};
 
 const METHODS = ['get', 'post', 'delete', 'put', 'patch'] as const;
 
