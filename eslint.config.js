@@ -13,6 +13,12 @@ export default tseslint.config(
     },
   },
   {
+    // The SDK's plain-JavaScript examples (ES module and CommonJS) run on Node as a merchant's code would.
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

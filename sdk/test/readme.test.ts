@@ -6,19 +6,27 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaymentQrClient, type WebhookDelivery } from '../src/index.js';
-import { EXAMPLE_BLOCK, readmePath, syncReadme } from '../scripts/sync-readme.js';
+import { EXAMPLE_BLOCK, exampleFile, readmePath, rootReadmePath, syncReadme } from '../scripts/sync-readme.js';
 import { startApi, type TestServer } from './support/api.js';
 
 const examplesDir = new URL('../examples/', import.meta.url);
 const readme = readFileSync(readmePath, 'utf8');
 
 describe('README', () => {
-  it('shows every example file verbatim, and has no TypeScript block that is not one', () => {
+  it('shows every example file verbatim, and has no code block in TypeScript or JavaScript that is not one', () => {
     const shown = [...readme.matchAll(EXAMPLE_BLOCK)].map(([, file]) => file);
-    const files = readdirSync(examplesDir).filter((name) => name.endsWith('.ts')).map((name) => `examples/${name}`);
+    const files = readdirSync(examplesDir).filter((name) => /\.(ts|mjs|cjs)$/.test(name)).map((name) => `examples/${name}`);
     expect([...shown].sort()).toEqual(files.sort());
-    expect(readme.match(/```ts\n/g)).toHaveLength(shown.length);
+    expect(readme.match(/```(ts|js)\n/g)).toHaveLength(shown.length);
     expect(syncReadme(readme), 'README is out of date: run node --import tsx scripts/sync-readme.ts').toBe(readme);
+  });
+
+  it('the repository README shows SDK examples only as verbatim copies of files in examples/', () => {
+    const rootReadme = readFileSync(rootReadmePath, 'utf8');
+    const shown = [...rootReadme.matchAll(EXAMPLE_BLOCK)].map(([, file]) => exampleFile(file ?? ''));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const file of shown) expect(readdirSync(examplesDir)).toContain(file.replace('examples/', ''));
+    expect(syncReadme(rootReadme), 'README.md is out of date: run node --import tsx sdk/scripts/sync-readme.ts').toBe(rootReadme);
   });
 });
 
