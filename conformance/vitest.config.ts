@@ -3,8 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The suite is a pipeline: the SDK writes pacts, the contract judges them, the server honours them, then spec rules. */
-const PHASES = ['/test/consumer/', '/test/pacts-vs-contract/', '/test/provider/', '/test/spec/'];
+/**
+ * The suite is a pipeline: the SDK writes pacts, the contract judges them, the server honours them, then spec rules,
+ * then outside tools (Prism, the packed SDK).
+ */
+const PHASES = ['/test/consumer/', '/test/pacts-vs-contract/', '/test/provider/', '/test/spec/', '/test/tools/'];
 const PACTS_DIR = fileURLToPath(new URL('./pacts', import.meta.url));
 
 const phaseOf = (file: TestSpecification): number => PHASES.findIndex((phase) => file.moduleId.includes(phase));

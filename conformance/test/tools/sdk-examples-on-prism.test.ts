@@ -1,0 +1,123 @@
+// The SDK's README examples, run unchanged but for baseUrl against `prism mock` of the served-paths contract the
+// contract package ships: the contract's examples must satisfy the SDK's types and code paths, and every request
+// the SDK sends must satisfy the contract (Prism answers a violation with an error and `sl-violations`).
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { contract, SERVED_PATHS_CONTRACT } from '../support/contract.js';
+import { startPrismMock, type PrismMock } from '../support/prism.js';
+
+const examplesDir = fileURLToPath(new URL('../../../sdk/examples/', import.meta.url));
+const API_KEY = 'sk_test_prism_mock';
+/** The Express receiver only verifies deliveries; sdk/test/readme.test.ts runs it against the real service. */
+const NOT_API_CALLERS = ['webhook-express.ts'];
+
+const example = <T>(name: string): T => {
+  const examples = (contract.components as unknown as { examples: Record<string, { value: unknown }> }).examples;
+  const found = examples[name];
+  if (!found) throw new Error(`the contract has no example ${name}`);
+  return found.value as T;
+};
+
+/**
+ * Prism answers each operation's first example. Where the sandbox would answer otherwise, the request asks Prism
+ * for the documented example the sandbox's answer matches (`Prefer`), as a developer using the mock would.
+ */
+const SANDBOX_ANSWERS: { method: string; path: RegExp; body?: RegExp; prefer: string }[] = [
+  // The quick start completed the payment with testHelpers.succeed before polling it.
+  { method: 'GET', path: /\/Thai\/v1\/payments\/[^/]+$/, prefer: 'example=succeeded' },
+  // The sandbox declines the test card token tok_declined.
+  { method: 'POST', path: /\/Thai\/v1\/payments$/, body: /"tok_declined"/, prefer: 'code=402, example=cardDeclined' },
+];
+
+describe('the SDK README examples against prism mock of the served-paths contract', () => {
+  let prism: PrismMock;
+  const violations: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  const logged = () => log.mock.calls.map((args) => args.join(' '));
+  const realFetch = globalThis.fetch;
+
+  beforeAll(async () => {
+    prism = await startPrismMock(SERVED_PATHS_CONTRACT.yaml);
+    process.env.PAYMENT_QR_API_KEY = API_KEY;
+    process.env.PAYMENT_QR_BASE_URL = prism.url;
+    // The examples use the global fetch (the SDK's default): this seam adds Prefer and records violations.
+    vi.stubGlobal('fetch', async (input: Request | URL | string, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const body = request.method === 'GET' ? '' : await request.clone().text();
+      const answer = SANDBOX_ANSWERS.find((a) => a.method === request.method && a.path.test(new URL(request.url).pathname) && (!a.body || a.body.test(body)));
+      const headers = new Headers(request.headers);
+      if (answer) headers.set('prefer', answer.prefer);
+      const response = await realFetch(request.url, { method: request.method, headers, body: body === '' ? undefined : body, signal: request.signal });
+      const violation = response.headers.get('sl-violations');
+      if (violation) violations.push(`${request.method} ${new URL(request.url).pathname} -> ${response.status}: ${violation}`);
+      return response;
+    });
+  });
+  afterAll(async () => {
+    vi.unstubAllGlobals();
+    log.mockRestore();
+    delete process.env.PAYMENT_QR_API_KEY;
+    delete process.env.PAYMENT_QR_BASE_URL;
+    await prism?.stop();
+  });
+
+  it('covers every example that calls the API', () => {
+    const files = readdirSync(examplesDir).filter((name) => /\.(ts|mjs|cjs)$/.test(name) && !NOT_API_CALLERS.includes(name));
+    expect(files.sort()).toEqual(['commonjs.cjs', 'errors.ts', 'esm.mjs', 'pagination.ts', 'quick-start.ts', 'retries.ts', 'webhook-setup.ts']);
+  });
+
+  it('quick start: QR code, image URL, payment, partial refund', async () => {
+    log.mockClear();
+    await import('../../../sdk/examples/quick-start.js');
+    const qrCode = example<{ qr_code_id: string }>('QrCode');
+    const payment = example<{ payment_id: string; status: string }>('PaymentSucceeded');
+    const refund = example<{ refund_id: string; status: string }>('Refund');
+    expect(logged()).toEqual([
+      `<img src="${prism.url}/Thai/qr-codes/${qrCode.qr_code_id}/image?format=svg&size=400" alt="Scan to pay 1,500.00 THB">`,
+      `Payment ${payment.payment_id} is ${payment.status}`,
+      `Refund ${refund.refund_id}: ${refund.status}`,
+    ]);
+  });
+
+  it('errors: the documented 402 becomes a PaymentDeclinedError with its code', async () => {
+    log.mockClear();
+    await import('../../../sdk/examples/errors.js');
+    expect(logged()).toEqual([`Card refused: ${example<{ error: { code: string } }>('ErrorCardDeclined').error.code}`]);
+  });
+
+  it('pagination: every page of transactions, then one page of payments with its total', async () => {
+    log.mockClear();
+    await import('../../../sdk/examples/pagination.js');
+    const transactions = example<{ transactions: { amount: number }[] }>('TransactionList').transactions;
+    const payments = example<{ payments: unknown[]; total: number }>('PaymentList');
+    expect(logged()).toEqual([
+      `Received ${transactions.reduce((sum, t) => sum + t.amount, 0) / 100} THB`,
+      `${payments.total} pending payments, showing ${payments.payments.length}; more: false`,
+    ]);
+  });
+
+  it('retries and webhook set-up', async () => {
+    log.mockClear();
+    await import('../../../sdk/examples/retries.js');
+    await import('../../../sdk/examples/webhook-setup.js');
+    expect(logged()).toEqual([
+      example<{ qr_code_id: string }>('QrCode').qr_code_id,
+      `${example<{ webhook_id: string }>('Webhook').webhook_id} ${example<{ secret: string }>('WebhookSecret').secret}`,
+    ]);
+  });
+
+  it.each(['esm.mjs', 'commonjs.cjs'])('%s runs as a plain Node program (import and require)', async (file) => {
+    const { stdout } = await promisify(execFile)(process.execPath, [`${examplesDir}${file}`], {
+      env: { ...process.env, PAYMENT_QR_API_KEY: API_KEY, PAYMENT_QR_BASE_URL: prism.url },
+    });
+    const qrCode = example<{ qr_code_id: string; payment_id: string; status: string }>('QrCode');
+    expect(stdout).toBe(`QR code ${qrCode.qr_code_id} for payment ${qrCode.payment_id}: ${qrCode.status}\n`);
+  });
+
+  it('sent nothing the contract does not allow', () => {
+    expect(violations).toEqual([]);
+  });
+});
