@@ -14,7 +14,7 @@ export default tseslint.config(
   },
   {
     // The SDK's plain-JavaScript examples (ES module and CommonJS) run on Node as a merchant's code would.
-    files: ['**/*.mjs', '**/*.cjs'],
+    files: ['sdk/examples/*.mjs', 'sdk/examples/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
