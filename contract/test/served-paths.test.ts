@@ -65,8 +65,9 @@ describe('the shipped served-paths contract', () => {
   it('is exactly what openapi.yaml generates, as YAML and as JSON, and the package exports both', () => {
     expect(require.resolve('@payment-qr/contract/openapi.served-paths.yaml')).toBe(servedPathsYamlPath);
     expect(require.resolve('@payment-qr/contract/openapi.served-paths.json')).toBe(servedPathsJsonPath);
-    expect(parse(readFileSync(servedPathsYamlPath, 'utf8'))).toEqual(expected);
-    expect(JSON.parse(readFileSync(servedPathsJsonPath, 'utf8'))).toEqual(expected);
+    const stale = 'stale: run npm run generate -w @payment-qr/contract (never edit the generated file)';
+    expect(parse(readFileSync(servedPathsYamlPath, 'utf8')), stale).toEqual(expected);
+    expect(JSON.parse(readFileSync(servedPathsJsonPath, 'utf8')), stale).toEqual(expected);
   });
 
   it('serves every operation at its canonical base and the documented aliases', () => {
