@@ -59,11 +59,17 @@ export const balanceRepository = (db: Db): BalanceRepository => ({
     return { totals: totalsOf(rows[0]), maturedNet: Number(rows[0]?.matured ?? 0) };
   },
   async adjust(merchantId, delta) {
-    await db.raw(
-      `INSERT INTO balances (merchant_id, available, pending) VALUES (?, ?, ?)
-       ON CONFLICT (merchant_id) DO UPDATE SET available = balances.available + EXCLUDED.available, pending = balances.pending + EXCLUDED.pending`,
-      [merchantId, delta.available, delta.pending],
-    );
+    const changed = await db('balances')
+      .where({ merchant_id: merchantId })
+      .update({ available: db.raw('available + ?', [delta.available]), pending: db.raw('pending + ?', [delta.pending]) });
+    // No row yet: the merchant's first credit (never a debit, which locks the row first) makes it.
+    if (changed === 0) {
+      await db.raw(
+        `INSERT INTO balances (merchant_id, available, pending) VALUES (?, ?, ?)
+         ON CONFLICT (merchant_id) DO UPDATE SET available = balances.available + EXCLUDED.available, pending = balances.pending + EXCLUDED.pending`,
+        [merchantId, delta.available, delta.pending],
+      );
+    }
   },
   async append(e, settled) {
     const { rows } = await db.raw(
