@@ -228,6 +228,8 @@ async function greet(running: RunningServer): Promise<void> {
     name: 'Sandbox merchant',
     mode: 'test',
     account: { kind: 'promptpay_id', id: '0812345678' },
+    // A sandbox payout account, so the quick start can withdraw too (the sandbox rail pays it).
+    payoutAccount: { bankCode: '014', accountNumber: '1234567890', accountName: 'Sandbox merchant' },
   });
   console.log(
     [
