@@ -16,6 +16,7 @@ import { sandboxBank } from './adapters/sandbox/sandbox-bank.js';
 import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.js';
 import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
+import { settleMaturedCredits } from './app/ledger.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { systemClock } from './adapters/system/clock.js';
@@ -139,13 +140,16 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
 
 const PAYOUT_TICK_MS = 500;
 
-/** The sandbox payout rail's worker: in every server and worker, whatever WEBHOOK_DISPATCHER says (SKIP LOCKED shares it). */
+/**
+ * The sandbox payout rail's worker and the settling of matured credits: in every server and worker, whatever
+ * WEBHOOK_DISPATCHER says (SKIP LOCKED and the balance row lock share the work).
+ */
 export function startPayoutWork(runtime: Runtime): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = advanceSandboxPayouts(runtime.services)
+    running = Promise.all([advanceSandboxPayouts(runtime.services), settleMaturedCredits(runtime.services)])
       .catch((error: unknown) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, PAYOUT_TICK_MS);

@@ -50,6 +50,16 @@ export async function lockBalance(tx: Repositories, s: Services, merchantId: str
   return totals;
 }
 
+/**
+ * Moves matured credits to `available` in the background, so the entries GET /balance still has to look at stay
+ * the few inside their settlement delay. Any number of workers may run it: the row lock serializes each merchant.
+ */
+export async function settleMaturedCredits(s: Services, batchSize = 100): Promise<number> {
+  const merchants = await s.uow.repos.balances.merchantsWithMatured(s.clock.now(), batchSize);
+  for (const merchantId of merchants) await s.uow.run((tx) => lockBalance(tx, s, merchantId));
+  return merchants.length;
+}
+
 /** Money leaves a locked balance: `after` is what the domain decided it becomes. */
 export async function debit(tx: Repositories, s: Services, before: BalanceTotals, after: BalanceTotals, entry: NewEntry): Promise<void> {
   if (await tx.balances.append(entryNow(s, entry), true)) await tx.balances.adjust(entry.merchantId, deltaOf(before, after));

@@ -19,6 +19,8 @@ export interface BalanceRepository {
   adjust(merchantId: string, delta: BalanceTotals): Promise<void>;
   /** Appends an entry unless one of the same type and source exists; says whether it did (nothing applied twice). */
   append(entry: LedgerEntry, settled: boolean): Promise<boolean>;
+  /** Merchants with pending entries whose `available_on` has passed (found in the partial index of unsettled entries). */
+  merchantsWithMatured(now: Date, limit: number): Promise<string[]>;
   /** Marks pending entries whose `available_on` has passed settled, and answers their net. */
   settleMatured(merchantId: string, now: Date): Promise<number>;
   /** Links the settled entries no withdrawal paid out yet to this one; `unlinkWithdrawal` undoes it when it fails. */

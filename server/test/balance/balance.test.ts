@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectEnvelope } from '../support/http.js';
+import { eventually } from '../support/receiver.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 import { balanceOf, ledgerOf, paid, payoutAccount } from './fixtures.js';
 
@@ -192,6 +193,10 @@ describe('SETTLEMENT_DELAY', () => {
       clock.advance(86_400_000 - 1);
       expect(await balanceOf(api)).toEqual({ available: 0, pending: 25_000 });
       clock.advance(1);
+      expect(await balanceOf(api)).toEqual({ available: 25_000, pending: 0 });
+      // The background worker settles matured credits into the running totals, so reads look at few entries.
+      const unsettled = () => delayed.running.runtime.db.knex('balance_transactions').where({ settled: false }).count<{ n: number }[]>({ n: '*' });
+      await eventually(async () => Number((await unsettled())[0]!.n) === 0, 'matured credits settled by the worker');
       expect(await balanceOf(api)).toEqual({ available: 25_000, pending: 0 });
       expect((await api.post('/Thai/v1/withdrawals', { amount: 25_000 })).status).toBe(200);
       expect(await balanceOf(api)).toEqual({ available: 0, pending: 0 });

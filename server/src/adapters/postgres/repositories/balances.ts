@@ -79,6 +79,10 @@ export const balanceRepository = (db: Db): BalanceRepository => ({
     );
     return rows.length > 0;
   },
+  async merchantsWithMatured(now, limit) {
+    const rows = await db('balance_transactions').distinct('merchant_id').where('settled', false).where('available_on', '<=', now).limit(limit);
+    return rows.map((row: { merchant_id: string }) => row.merchant_id);
+  },
   async settleMatured(merchantId, now) {
     const { rows } = await db.raw(
       `WITH matured AS (
