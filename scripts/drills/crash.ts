@@ -3,6 +3,8 @@
  * - every request answered 200 has its payment, QR code, transaction, payment.pending event and idempotency record;
  * - nothing half-written exists (a payment without its transaction, event or QR code);
  * - replaying an acknowledged key after the restart answers the same payment;
+ * - every acknowledged payment completion and withdrawal has its ledger entry, none is half-written, and the running
+ *   totals equal the ledger's sum after the restarts (a second merchant completes payments and withdraws under the kills);
  * - every committed event is delivered, signed, after the restart (deliveries leased by the dead server are retried
  *   once their lease runs out: 2 x WEBHOOK_TIMEOUT_MS + 30 s).
  */
@@ -50,6 +52,25 @@ export const crashDrill: Drill = {
       },
     );
 
+    // Ledger writes under the same kills: completions credit the balance, withdrawals debit it.
+    const payer = await createTestMerchant(db.url, 'Crash ledger', { bankCode: '014', accountNumber: '1234567890', accountName: 'Crash ledger' });
+    const credited: string[] = [];
+    const withdrawn: string[] = [];
+    const ledgerLoop = closedLoop(
+      4,
+      () => stopped,
+      async (i) => {
+        const key = `ledger-${run}-${i}`;
+        const qr = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey: payer.apiKey, body: { amount: 1000, currency: 'THB' }, idempotencyKey: key, timeoutMs: 10_000 });
+        if (qr.status !== 200) return void (await sleep(50));
+        const done = await call(server.base, 'POST', `/Thai/v1/test/payments/${qr.body.payment_id}/succeed`, { apiKey: payer.apiKey, idempotencyKey: `s-${key}`, timeoutMs: 10_000 });
+        if (done.status === 200) credited.push(qr.body.payment_id);
+        if (i % 3 !== 0) return;
+        const w = await call(server.base, 'POST', '/Thai/v1/withdrawals', { apiKey: payer.apiKey, body: { amount: 500 }, idempotencyKey: `w-${key}`, timeoutMs: 10_000 });
+        if (w.status === 200) withdrawn.push(w.body.withdrawal_id);
+      },
+    );
+
     const restartMs: number[] = [];
     for (let cycle = 1; cycle <= cycles; cycle++) {
       await sleep(loadMs * (0.6 + Math.random() * 0.4));
@@ -64,6 +85,7 @@ export const crashDrill: Drill = {
     await sleep(loadMs / 2);
     stopped = true;
     const sent = await loop;
+    const ledgerSent = await ledgerLoop;
 
     // Every acknowledged write, row by row.
     const pg = await inspect(ctx, db.url);
@@ -93,8 +115,31 @@ export const crashDrill: Drill = {
           OR NOT EXISTS (SELECT 1 FROM events e WHERE e.payload::jsonb #>> '{data,payment_id}' = p.id)`,
     );
     ctx.check('half-written payments', partial.rows[0]!.n, partial.rows[0]!.n === 0, '0');
-    const committed = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM payments');
+    const committed = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE merchant_id = $1', [merchant.id]);
     ctx.figure('payments committed (incl. unacknowledged)', committed.rows[0]!.n, `${committed.rows[0]!.n - acknowledged.size} committed but cut off before the answer`);
+
+    // Every acknowledged credit and debit is in the ledger, once, and the running totals agree with it.
+    const entries = await pg.query<{ source_id: string; type: string }>('SELECT source_id, type FROM balance_transactions WHERE merchant_id = $1', [payer.id]);
+    const sources = new Set(entries.rows.map((e) => `${e.type}:${e.source_id}`));
+    const lostEntries = [...credited.map((id) => `payment:${id}`), ...withdrawn.map((id) => `withdrawal:${id}`)].filter((k) => !sources.has(k));
+    ctx.figure('ledger load: iterations / acknowledged credits / withdrawals', `${ledgerSent} / ${credited.length} / ${withdrawn.length}`);
+    ctx.check('acknowledged ledger entries lost', lostEntries.length, credited.length > 0 && lostEntries.length === 0, '0 (a payment entry per 200 succeed, a withdrawal entry per 200 withdrawal)');
+    for (const k of lostEntries.slice(0, 5)) ctx.note(`ledger entry lost: ${k}`);
+    const unbooked = await pg.query<{ n: number }>(
+      `SELECT (SELECT count(*)::int FROM payments p WHERE p.merchant_id = $1 AND p.status IN ('succeeded', 'refunded')
+                 AND NOT EXISTS (SELECT 1 FROM balance_transactions b WHERE b.source_id = p.id AND b.type = 'payment'))
+            + (SELECT count(*)::int FROM withdrawals w WHERE w.merchant_id = $1
+                 AND NOT EXISTS (SELECT 1 FROM balance_transactions b WHERE b.source_id = w.id AND b.type = 'withdrawal')) AS n`,
+      [payer.id],
+    );
+    ctx.check('succeeded payments or withdrawals without their ledger entry', unbooked.rows[0]!.n, unbooked.rows[0]!.n === 0, '0 (written in the same transaction)');
+    const totals = await pg.query<{ available: string; pending: string; ledger: string }>(
+      'SELECT b.available, b.pending, (SELECT coalesce(sum(net), 0) FROM balance_transactions WHERE merchant_id = $1) AS ledger FROM balances b WHERE b.merchant_id = $1',
+      [payer.id],
+    );
+    const t = totals.rows[0];
+    const agree = t !== undefined && Number(t.available) + Number(t.pending) === Number(t.ledger);
+    ctx.check('running totals vs ledger sum', t ? `${Number(t.available) + Number(t.pending)} vs ${t.ledger}` : 'no balance row', agree, 'equal');
 
     // Replays after the restart answer the original payment.
     const sample = keys.filter((_, i) => i % Math.max(1, Math.floor(keys.length / 50)) === 0);
@@ -111,7 +156,8 @@ export const crashDrill: Drill = {
     // Every committed event reaches the receiver, signed.
     const events = await pg.query<{ id: string }>('SELECT id FROM events WHERE merchant_id = $1', [merchant.id]);
     const eventIds = events.rows.map((r) => r.id);
-    const orphans = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)');
+    // The ledger merchant has no webhook: only the first merchant's events fan out.
+    const orphans = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM events e WHERE e.merchant_id = $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)', [merchant.id]);
     ctx.check('events without a delivery row', orphans.rows[0]!.n, orphans.rows[0]!.n === 0, '0 (fan-out in the same transaction)');
     const deliveredStarted = Date.now();
     // Done when the receiver has every event and the database has recorded every delivery (none left pending).

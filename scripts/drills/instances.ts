@@ -4,13 +4,16 @@
  *   every other answer is 409 idempotency_key_in_use.
  * - The same payment completed concurrently on both servers (succeed on one, fail on the other): exactly one wins.
  * - The same payment refunded in full concurrently on both servers: exactly one refund, never more than the amount.
+ * - Withdrawals racing for the last baht across both servers: exactly as many succeed as the balance covers, the
+ *   sandbox payout rail (run by all four processes) settles each exactly once, and the ledger sums to the balance.
  * - Every event is delivered by the two workers, and no delivery attempt is made twice: the receiver always answers
  *   200, so it must see each webhook-id exactly once, and every delivery row records exactly one attempt.
  */
 import { randomBytes } from 'node:crypto';
-import { waitFor, type Drill } from './lib/harness.js';
+import type pg from 'pg';
+import { waitFor, type Drill, type DrillContext } from './lib/harness.js';
 import { startDrillReceiver } from './lib/receiver.js';
-import { call, createTestMerchant, inspect, QR_BODY, registerWebhook, scratchDatabase, startServer, startWorker, type Reply } from './lib/service.js';
+import { call, createTestMerchant, inspect, QR_BODY, registerWebhook, scratchDatabase, startServer, startWorker, type Reply, type ServiceProcess } from './lib/service.js';
 
 /** Runs tasks with at most `limit` at once. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -18,6 +21,44 @@ async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promis
   await Promise.all(Array.from({ length: limit }, async () => {
     while (next < items.length) await task(items[next++]!);
   }));
+}
+
+const WITHDRAWAL = 500;
+
+/** 10,000 satang of paid QR codes, then 2 x 20 withdrawals of 500 at once, alternating servers: 20 fit. */
+async function withdrawalRaces(ctx: DrillContext, databaseUrl: string, servers: ServiceProcess[], pg: pg.Client): Promise<void> {
+  const merchant = await createTestMerchant(databaseUrl, 'Withdrawal racer', { bankCode: '014', accountNumber: '1234567890', accountName: 'Racer' });
+  const apiKey = merchant.apiKey;
+  for (let i = 0; i < 10; i++) {
+    const qr = await call(servers[i % 2]!.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: { amount: 1000, currency: 'THB' } });
+    await call(servers[(i + 1) % 2]!.base, 'POST', `/Thai/v1/test/payments/${qr.body.payment_id}/succeed`, { apiKey });
+  }
+  const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => call(servers[i % 2]!.base, 'POST', '/Thai/v1/withdrawals', { apiKey, body: { amount: WITHDRAWAL } })));
+  const tally = new Map<string, number>();
+  for (const r of replies) tally.set(label(r), (tally.get(label(r)) ?? 0) + 1);
+  ctx.figure('40 withdrawals of 500 against 10,000 (servers a and b)', 40, [...tally].map(([k, v]) => `${k}: ${v}`).join(', '));
+  const made = replies.filter((r) => r.status === 200).map((r) => r.body.withdrawal_id as string);
+  const refused = replies.filter((r) => r.status === 402 && r.body?.error?.code === 'insufficient_funds').length;
+  ctx.check('withdrawals made / refused 402', `${made.length} / ${refused}`, made.length === 20 && refused === 20, '20 / 20');
+  const settled = await waitFor(async () => {
+    const open = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM withdrawals WHERE merchant_id = $1 AND status IN ('pending', 'processed')", [merchant.id]);
+    return open.rows[0]!.n === 0;
+  }, 30_000, 250);
+  ctx.check('withdrawals settled by the sandbox rail', made.length, settled.ok, `all, in ${(settled.waitedMs / 1000).toFixed(1)} s`);
+  const events = await pg.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM withdrawals w WHERE w.merchant_id = $1
+       AND (SELECT count(*) FROM events e WHERE e.kind LIKE 'withdrawal.%' AND e.payload::jsonb #>> '{data,withdrawal_id}' = w.id) <> 3`,
+    [merchant.id],
+  );
+  ctx.check('withdrawals without exactly 3 events (pending, processed, succeeded)', events.rows[0]!.n, events.rows[0]!.n === 0, '0: no step taken twice');
+  const balance = await pg.query<{ available: string; pending: string; ledger: string; entries: number }>(
+    `SELECT b.available, b.pending, (SELECT sum(net) FROM balance_transactions WHERE merchant_id = $1) AS ledger,
+            (SELECT count(*)::int FROM balance_transactions WHERE merchant_id = $1) AS entries
+     FROM balances b WHERE b.merchant_id = $1`,
+    [merchant.id],
+  );
+  const row = balance.rows[0]!;
+  ctx.check('balance / ledger sum / entries', `${row.available}+${row.pending} / ${row.ledger} / ${row.entries}`, Number(row.available) === 0 && Number(row.pending) === 0 && Number(row.ledger) === 0 && row.entries === 30, '0+0 / 0 / 30');
 }
 
 const label = (r: Reply) => (r.status === 0 ? r.text : `${r.status}${r.body?.error?.code ? ` ${r.body.error.code}` : ''}`);
@@ -124,8 +165,11 @@ export const instancesDrill: Drill = {
     ctx.check('payments refunded other than exactly once in full', over.rows[0]!.n, over.rows[0]!.n === 0, '0');
     for (const line of badRefunds.slice(0, 5)) ctx.note(`refund race: ${line}`);
 
-    // 3. Deliveries by the two workers.
-    const eventIds = (await pg.query<{ id: string }>('SELECT id FROM events')).rows.map((r) => r.id);
+    // 3. Withdrawals racing across the servers for one balance.
+    await withdrawalRaces(ctx, db.url, servers, pg);
+
+    // 4. Deliveries by the two workers (the merchant with the webhook).
+    const eventIds = (await pg.query<{ id: string }>('SELECT id FROM events WHERE merchant_id = $1', [merchant.id])).rows.map((r) => r.id);
     const waited = await waitFor(async () => {
       const delivered = receiver.delivered();
       if (!eventIds.every((id) => delivered.has(id))) return false;

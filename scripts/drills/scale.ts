@@ -7,6 +7,8 @@
  * requests per query after 3 warm-ups: first page, a deep page (offset 500,000, or half the rows), and each filter.
  * Target (checked): first page median < 50 ms at the largest size. At the largest size it also times the SQL the
  * server runs, and the alternatives, with EXPLAIN ANALYZE in the notes.
+ * The merchant's ledger grows alongside to the same number of entries (0.1% still pending in their settlement delay),
+ * and GET /balance and the first page of GET /balance/transactions are timed too (target: p50 < 50 ms).
  */
 import type pg from 'pg';
 import { ms, percentile, type Drill, type DrillContext } from './lib/harness.js';
@@ -55,6 +57,25 @@ async function grow(pg: pg.Client, merchantId: string, tag: string, from: number
   );
 }
 
+/** Ledger entries [from, to): payments, every 10th a refund, one in a thousand still pending; totals set to match. */
+async function growLedger(pg: pg.Client, merchantId: string, from: number, to: number): Promise<void> {
+  await pg.query(
+    `INSERT INTO balance_transactions (id, merchant_id, type, amount, fee, fee_vat, net, currency, source_id, withdrawal_id, available_on, settled, created_at)
+     SELECT 'bt_' || md5('b' || i), $1, t.type, t.amount, 0, 0, t.amount, 'THB', CASE WHEN t.type = 'refund' THEN 'rfd_' ELSE 'pay_' END || md5('s' || i), NULL,
+            CASE WHEN i % 1000 = 1 THEN now() + interval '1 day' ELSE t.ts END, i % 1000 <> 1, t.ts
+     FROM generate_series($2::int, $3::int - 1) AS i,
+          LATERAL (SELECT CASE WHEN i % 10 = 9 THEN 'refund' ELSE 'payment' END AS type, CASE WHEN i % 10 = 9 THEN -500 ELSE 1000 END AS amount,
+                          now() - random() * interval '730 days' AS ts) t`,
+    [merchantId, from, to],
+  );
+  await pg.query(
+    `INSERT INTO balances (merchant_id, available, pending)
+     SELECT $1, coalesce(sum(net) FILTER (WHERE settled), 0), coalesce(sum(net) FILTER (WHERE NOT settled), 0) FROM balance_transactions WHERE merchant_id = $1
+     ON CONFLICT (merchant_id) DO UPDATE SET available = EXCLUDED.available, pending = EXCLUDED.pending`,
+    [merchantId],
+  );
+}
+
 interface Query {
   name: string;
   query: (rows: number) => string;
@@ -67,6 +88,8 @@ const month = (): { start: string; end: string } => {
 };
 
 const BASELINE = 'baseline: GET /payments/{id}';
+const BALANCE = 'GET /balance';
+const LEDGER = 'first page of /balance/transactions';
 
 const QUERIES: Query[] = [
   { name: 'first page (limit 20)', query: () => 'limit=20' },
@@ -144,7 +167,7 @@ async function analyse(ctx: DrillContext, pg: pg.Client, merchantId: string, row
 
 export const scaleDrill: Drill = {
   name: 'scale',
-  summary: 'GET /transactions at 10k, 100k and 1M rows for one merchant: first page, deep page, filters',
+  summary: 'GET /transactions and the ledger at 10k, 100k and 1M rows for one merchant: first page, deep page, filters, GET /balance',
   timeLimitMs: (short) => (short ? 300_000 : 1_800_000),
   async run(ctx) {
     const stages = ctx.short ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
@@ -161,6 +184,7 @@ export const scaleDrill: Drill = {
     let refunds = 0;
     let otherPayments = 0;
     let otherRefunds = 0;
+    let ledgerEntries = 0;
     for (const rows of stages) {
       // rows = payments + refunds, refunds = payments / 9.
       const targetPayments = Math.round((rows * 9) / 10);
@@ -178,9 +202,12 @@ export const scaleDrill: Drill = {
       await grow(pg, other.id, 'o', otherPayments, otherTarget, otherRefunds, Math.round(otherTarget / 9));
       otherPayments = otherTarget;
       otherRefunds = Math.round(otherTarget / 9);
+      for (let e = ledgerEntries; e < rows; e += 100_000) await growLedger(pg, merchant.id, e, Math.min(rows, e + 100_000));
+      ledgerEntries = rows;
       const inserted = Date.now();
       await pg.query('VACUUM ANALYZE transactions');
       await pg.query('VACUUM ANALYZE payments');
+      await pg.query('VACUUM ANALYZE balance_transactions');
       const counted = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1', [merchant.id]);
       const size = await pg.query<{ s: string }>("SELECT pg_size_pretty(pg_total_relation_size('transactions')) AS s");
       ctx.log(`${counted.rows[0]!.n} transactions: inserted in ${((inserted - started) / 1000).toFixed(0)} s, vacuumed in ${((Date.now() - inserted) / 1000).toFixed(0)} s, table + indexes ${size.rows[0]!.s}`);
@@ -188,6 +215,8 @@ export const scaleDrill: Drill = {
       anyPayment ||= (await pg.query<{ id: string }>('SELECT id FROM payments WHERE merchant_id = $1 LIMIT 1', [merchant.id])).rows[0]!.id;
       const measured = await measureAll(server.base, merchant.apiKey, [
         { name: BASELINE, query: `/Thai/v1/payments/${anyPayment}` },
+        { name: BALANCE, query: '/Thai/v1/balance' },
+        { name: LEDGER, query: '/Thai/v1/balance/transactions?limit=20' },
         ...QUERIES.map((q) => ({ name: q.name, query: `/Thai/v1/transactions?${q.query(rows)}` })),
       ]);
       for (const [name, r] of measured) {
@@ -204,6 +233,8 @@ export const scaleDrill: Drill = {
       const last = byRows.get(stages.at(-1)!)!;
       if (name === BASELINE) {
         ctx.figure(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), 'HTTP + auth + one indexed row');
+      } else if (name === BALANCE) {
+        ctx.check(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), last.p50 < TARGET_MS, `p50 < ${TARGET_MS} ms at ${stages.at(-1)} ledger entries (running totals)`);
       } else if (name.startsWith('first page')) {
         ctx.check(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), last.p50 < TARGET_MS, `p50 < ${TARGET_MS} ms at ${stages.at(-1)}`);
       } else {

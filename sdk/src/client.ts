@@ -1,10 +1,12 @@
 import { RequestSender, type FetchFunction } from './http.js';
+import { Balance } from './resources/balance.js';
 import { Payments } from './resources/payments.js';
 import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
 import { TestHelpers } from './resources/test-helpers.js';
 import { Transactions } from './resources/transactions.js';
 import { Webhooks } from './resources/webhooks.js';
+import { Withdrawals } from './resources/withdrawals.js';
 
 export interface PaymentQrClientOptions {
   /** Your secret key, `sk_test_...` (sandbox) or `sk_live_...`. Keep it on your server. */
@@ -87,6 +89,8 @@ export class PaymentQrClient {
   readonly refunds: Refunds;
   readonly transactions: Transactions;
   readonly webhooks: Webhooks;
+  readonly balance: Balance;
+  readonly withdrawals: Withdrawals;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
   readonly testHelpers: TestHelpers;
 
@@ -104,6 +108,8 @@ export class PaymentQrClient {
     this.refunds = new Refunds(sender);
     this.transactions = new Transactions(sender);
     this.webhooks = new Webhooks(sender);
+    this.balance = new Balance(sender);
+    this.withdrawals = new Withdrawals(sender);
     this.testHelpers = new TestHelpers(sender);
   }
 }

@@ -54,7 +54,7 @@ export class ValidationError extends PaymentQrError {
 export class NotFoundError extends PaymentQrError {
   override name = 'NotFoundError';
 }
-/** 402: the card was refused; the payment is recorded as `failed`. */
+/** 402: the card was refused (the payment is recorded as `failed`), or the balance cannot cover a withdrawal or refund. */
 export class PaymentDeclinedError extends PaymentQrError {
   override name = 'PaymentDeclinedError';
 }

@@ -8,6 +8,8 @@ export type { Refunds } from './resources/refunds.js';
 export type { Transactions } from './resources/transactions.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { TestHelpers } from './resources/test-helpers.js';
+export type { Balance as BalanceResource } from './resources/balance.js';
+export type { Withdrawals } from './resources/withdrawals.js';
 export { verifyWebhook, type WebhookHeaders } from './webhook-signature.js';
 export {
   PaymentQrError,

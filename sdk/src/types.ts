@@ -26,11 +26,18 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
 export type Currency = Schemas['Currency'];
 export type Metadata = Schemas['Metadata'];
+export type Balance = Schemas['Balance'];
+export type BalanceTransaction = Schemas['BalanceTransaction'];
+export type BalanceTransactionType = Schemas['BalanceTransactionType'];
+export type Withdrawal = Schemas['Withdrawal'];
+export type WithdrawalStatus = Schemas['WithdrawalStatus'];
+export type WithdrawalDestination = Schemas['WithdrawalDestination'];
 
 // Webhook events, discriminated by `event`.
 export type PaymentEvent = Schemas['PaymentEvent'];
 export type RefundEvent = Schemas['RefundEvent'];
-export type WebhookEvent = PaymentEvent | RefundEvent;
+export type WithdrawalEvent = Schemas['WithdrawalEvent'];
+export type WebhookEvent = PaymentEvent | RefundEvent | WithdrawalEvent;
 
 // Errors
 export type ErrorBody = Schemas['Error'];
@@ -49,11 +56,15 @@ export type CreateCardPaymentParams = Omit<Schemas['CreateCardPaymentRequest'], 
 export type SucceedTestPaymentParams = Schemas['SucceedTestPaymentRequest'];
 export type CreateRefundParams = Schemas['CreateRefundRequest'];
 export type CreateWebhookParams = Schemas['CreateWebhookRequest'];
+export type CreateWithdrawalParams = Schemas['CreateWithdrawalRequest'];
 
 export type QrCodeImageParams = QueryOf<'getQrCodeImage'>;
 export type PaymentListParams = QueryOf<'listPayments'>;
 export type TransactionListParams = QueryOf<'listTransactions'>;
 export type WebhookListParams = QueryOf<'listWebhooks'>;
 export type WebhookDeliveryListParams = QueryOf<'listWebhookDeliveries'>;
+/** The ledger as JSON: `format` is the API's CSV switch, which the SDK does not use. */
+export type BalanceTransactionListParams = Omit<QueryOf<'listBalanceTransactions'>, 'format'>;
+export type WithdrawalListParams = QueryOf<'listWithdrawals'>;
 /** `limit` (1 to 100) and `offset` (0 or more), common to every list. */
 export type PageParams = { limit?: number; offset?: number };

@@ -41,7 +41,9 @@ describe('webhooks.verify', () => {
     expectTypeOf(verified).toEqualTypeOf<WebhookEvent>();
     if (verified.event === 'refund.completed' || verified.event === 'refund.failed') {
       expectTypeOf(verified).toEqualTypeOf<RefundEvent>();
-    } else {
+    } else if (verified.event.startsWith('withdrawal.')) {
+      expectTypeOf(verified).toMatchTypeOf<WebhookEvent>();
+    } else if (verified.event === 'payment.pending' || verified.event === 'payment.succeeded' || verified.event === 'payment.failed') {
       expectTypeOf(verified.data.payment_id).toBeString();
       expectTypeOf(verified.event).toEqualTypeOf<'payment.pending' | 'payment.succeeded' | 'payment.failed'>();
     }

@@ -4,8 +4,11 @@ import { createMerchant } from './app/merchants.js';
 import { ConfigError, loadConfig } from './config.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
+import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
 
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
+         [--bank-code CODE --account-number DIGITS --account-name NAME] [--fee-bps N]
+${PAYOUT_USAGE}
 
   --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
@@ -31,6 +34,8 @@ function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; li
 }
 
 async function cli(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (isPayoutCommand(args.filter((arg) => !arg.startsWith('-')).slice(0, 2))) return withRuntime((runtime) => runPayoutCommand(runtime.services, args));
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
@@ -41,6 +46,7 @@ async function cli(): Promise<void> {
       live: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
+      ...payoutOptions,
     },
   });
   if (values.help || positionals.join(' ') !== 'merchants create') {
@@ -49,9 +55,10 @@ async function cli(): Promise<void> {
   }
   if (!values.name?.trim()) throw new ConfigError('--name is required.');
   const account = accountFrom(values);
+  const payout = { payoutAccount: payoutAccountFrom(values), feeBps: feeBpsFrom(values['fee-bps']) ?? 0 };
   const runtime = await openRuntime(loadConfig(), {});
   try {
-    const { merchant, apiKey } = await createMerchant(runtime.services, { name: values.name.trim(), mode: values.live ? 'live' : 'test', account });
+    const { merchant, apiKey } = await createMerchant(runtime.services, { name: values.name.trim(), mode: values.live ? 'live' : 'test', account, ...payout });
     if (values.json) console.log(JSON.stringify({ merchant_id: merchant.id, api_key: apiKey }));
     else console.log(`Merchant ${merchant.id} (${merchant.mode}) created.\nAPI key (shown once, stored only as a hash): ${apiKey}`);
   } finally {
@@ -60,3 +67,12 @@ async function cli(): Promise<void> {
 }
 
 runEntryPoint(import.meta.url, cli);
+
+async function withRuntime(work: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<void>): Promise<void> {
+  const runtime = await openRuntime(loadConfig(), {});
+  try {
+    await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}

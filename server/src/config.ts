@@ -12,6 +12,8 @@ export interface Config {
   webhookDispatcher: boolean;
   expirySweepIntervalMs: number;
   logLevel: string;
+  /** How long a succeeded payment's money stays pending before it can be withdrawn. */
+  settlementDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -67,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDispatcher: flag(env, 'WEBHOOK_DISPATCHER', true, ['on', 'off']),
     expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),
     logLevel: env.LOG_LEVEL || 'info',
+    settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
   };
 }

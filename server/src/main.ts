@@ -14,6 +14,10 @@ import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { renderQrImage } from './adapters/promptpay/qr-image.js';
 import { sandboxBank } from './adapters/sandbox/sandbox-bank.js';
 import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.js';
+import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
+import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
+import { settleMaturedCredits } from './app/ledger.js';
+import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
@@ -67,6 +71,8 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       apiKeys: sha256ApiKeys,
       bank: overrides.bank ?? sandboxBank,
       cardProcessors: { test: sandboxCardProcessor, live: null },
+      settlementDelayMs: config.settlementDelayMs,
+      payoutRails: { sandbox: sandboxPayoutRail, bulkTransfer: bulkTransferCsv },
       webhooks: {
         urlGuard: webhookUrlGuard({ allowPrivate: config.webhookAllowPrivateUrls }),
         signer: standardWebhookSigner(),
@@ -132,6 +138,31 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   };
 }
 
+const PAYOUT_TICK_MS = 500;
+
+/**
+ * The sandbox payout rail's worker and the settling of matured credits: in every server and worker, whatever
+ * WEBHOOK_DISPATCHER says (SKIP LOCKED and the balance row lock share the work).
+ */
+export function startPayoutWork(runtime: Runtime): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = Promise.all([advanceSandboxPayouts(runtime.services), settleMaturedCredits(runtime.services)])
+      .catch((error: unknown) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, PAYOUT_TICK_MS);
+      });
+  };
+  tick();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
+
 /** Requests Node cannot even parse (headers over 64 KiB, a broken request line) still get the error envelope. */
 function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy();
@@ -165,6 +196,7 @@ export interface RunningServer {
 export async function startServer(config: Config, overrides: Overrides = {}): Promise<RunningServer> {
   const runtime = await openRuntime(config, overrides);
   const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
+  const stopPayouts = startPayoutWork(runtime);
   // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);
@@ -180,6 +212,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopBackground();
+      await stopPayouts();
       await runtime.close();
     },
   };
@@ -199,6 +232,8 @@ async function greet(running: RunningServer): Promise<void> {
     name: 'Sandbox merchant',
     mode: 'test',
     account: { kind: 'promptpay_id', id: '0812345678' },
+    // A sandbox payout account, so the quick start can withdraw too (the sandbox rail pays it).
+    payoutAccount: { bankCode: '014', accountNumber: '1234567890', accountName: 'Sandbox merchant' },
   });
   console.log(
     [

@@ -21,7 +21,13 @@ beforeAll(async () => {
   service = await startService();
   const { merchant, apiKey } = await service.merchant();
   const records = seeder(service, merchant);
+  await records.payoutAccount();
   const { paymentId: succeeded } = await records.succeededPayment(150000);
+  const broke = await service.merchant();
+  const brokeRecords = seeder(service, broke.merchant);
+  await brokeRecords.payoutAccount();
+  const { paymentId: brokePayment } = await brokeRecords.succeededPayment(10000);
+  await brokeRecords.paidOutWithdrawal(10000);
   fixture = {
     base: service.url,
     api: apiOf(service.url, apiKey),
@@ -30,6 +36,7 @@ beforeAll(async () => {
     expiredQrCode: (await records.expiredPayment(25000)).qrCodeId,
     refund: await records.refund(succeeded, 100),
     webhook: await records.webhook('https://127.0.0.1:8443/hooks'),
+    broke: { api: apiOf(service.url, broke.apiKey), payment: brokePayment },
   };
 });
 afterAll(async () => {

@@ -29,6 +29,7 @@ afterAll(async () => {
 async function seedPools(): Promise<Pools> {
   const [{ merchant, apiKey }, other] = [await service.merchant(), await service.merchant()];
   const mine = seeder(service, merchant);
+  await mine.payoutAccount();
   const payments = [
     ...(await Promise.all([1, 2, 3, 4].map((i) => mine.pendingPayment(10000 * i)))),
     ...(await Promise.all([1, 2, 3].map((i) => mine.succeededPayment(20000 * i)))),
@@ -43,6 +44,7 @@ async function seedPools(): Promise<Pools> {
       qr_code_id: payments.map((p) => p.qrCodeId),
       refund_id: await Promise.all(payments.slice(4, 6).map(({ paymentId }) => mine.refund(paymentId, 1000))),
       webhook_id: await Promise.all([1, 2, 3].map((i) => mine.webhook(`https://127.0.0.1:8443/hooks/${i}`))),
+      withdrawal_id: [await mine.paidOutWithdrawal(5000)],
     },
   };
 }
@@ -51,6 +53,8 @@ const secret = fc.integer({ min: 24, max: 64 }).chain((n) => fc.uint8Array({ min
 const hints = (pools: Pools, operationId: string): Hints => ({
   // A refund amount is valid from 1 to what is still refundable; the schema leaves that to prose.
   ...(operationId === 'createRefund' ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 20000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) } : {}),
+  // A withdrawal is valid from 100 satang to the available balance; the schema leaves that to prose too.
+  ...(operationId === 'createWithdrawal' ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 100, max: 2000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) } : {}),
   payment_id: fc.oneof({ arbitrary: fc.constantFrom(...pools.ids.payment_id!), weight: 4 }, { arbitrary: fc.string({ maxLength: 30 }), weight: 1 }),
   token_id: fc.oneof(
     { arbitrary: fc.constantFrom('tok_visa', 'tok_mastercard', 'tok_declined', 'tok_insufficient_funds'), weight: 4 },

@@ -9,10 +9,12 @@ export interface Fixture {
   expiredQrCode: string;
   refund: string;
   webhook: string;
+  /** A merchant whose balance was withdrawn, with a succeeded payment it can no longer refund. */
+  broke: { api: Api; payment: string };
 }
 export type Trigger = (f: Fixture) => Promise<Exchange>;
 
-export const UNKNOWN = { payment: 'pay_unknown0000000000000000', refund: 'rfd_unknown0000000000000000', webhook: 'wh_unknown0000000000000000', qr: 'qr_unknown00000000000000000000' };
+export const UNKNOWN = { payment: 'pay_unknown0000000000000000', refund: 'rfd_unknown0000000000000000', webhook: 'wh_unknown0000000000000000', qr: 'qr_unknown00000000000000000000', withdrawal: 'wd_unknown0000000000000000' };
 const OVERSIZED = JSON.stringify({ reference: 'x'.repeat(1_200_000) });
 const TOO_LONG_KEY = 'k'.repeat(256);
 let keys = 0;
@@ -85,6 +87,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('POST', '/Thai/v1/refunds', { body: { amount: 100 } }),
     401: unauthorized('POST', '/Thai/v1/refunds'),
     404: (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: UNKNOWN.payment } }),
+    402: (f) => f.broke.api('POST', '/Thai/v1/refunds', { body: { payment_id: f.broke.payment } }),
     409: postTwice('/Thai/v1/refunds', (f) => ({ payment_id: f.succeeded, amount: 1 }), (f) => ({ payment_id: f.succeeded, amount: 2 })),
     413: (f) => f.api('POST', '/Thai/v1/refunds', { rawBody: OVERSIZED }),
     422: async (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: await f.pending() } }),
@@ -122,5 +125,21 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}/deliveries?limit=abc`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
+  },
+  retrieveBalance: { 400: (f) => f.api('GET', '/Thai/v1/balance?currency=THB'), 401: unauthorized('GET', '/Thai/v1/balance') },
+  listBalanceTransactions: { 400: (f) => f.api('GET', '/Thai/v1/balance/transactions?type=bonus'), 401: unauthorized('GET', '/Thai/v1/balance/transactions') },
+  createWithdrawal: {
+    400: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: '100' } }),
+    401: unauthorized('POST', '/Thai/v1/withdrawals'),
+    402: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 2_000_000_000 } }),
+    409: postTwice('/Thai/v1/withdrawals', () => ({ amount: 100 }), () => ({ amount: 101 })),
+    413: (f) => f.api('POST', '/Thai/v1/withdrawals', { rawBody: OVERSIZED }),
+    422: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 99 } }),
+  },
+  listWithdrawals: { 400: (f) => f.api('GET', '/Thai/v1/withdrawals?status=paid'), 401: unauthorized('GET', '/Thai/v1/withdrawals') },
+  retrieveWithdrawal: {
+    400: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}?expand=1`),
+    401: unauthorized('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
+    404: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
   },
 };

@@ -12,6 +12,8 @@ export const ID = {
   webhook: '^wh_[0-9A-Za-z]+$',
   event: '^evt_[0-9A-Za-z]+$',
   delivery: '^whd_[0-9A-Za-z]+$',
+  withdrawal: '^wd_[0-9A-Za-z]+$',
+  balanceTransaction: '^bt_[0-9A-Za-z]+$',
 } as const;
 
 export const EXAMPLE = {
@@ -23,6 +25,8 @@ export const EXAMPLE = {
   eventId: 'evt_01JD3X9P2Q4R6S8T0V2W4X6Y8Z',
   deliveryId: 'whd_01JD3X9P3A5B7C9D1E3F5G7H9J',
   timestamp: '2026-11-20T08:15:30.123Z',
+  withdrawalId: 'wd_01JD5B3C7D9E1F3G5H7J9K1M3N',
+  balanceTransactionId: 'bt_01JD5B3C7D9E1F3G5H7J9K1M3P',
 } as const;
 
 /**
@@ -38,6 +42,7 @@ const ID_OF_STATE = {
   qr_code_id: [ID.qrCode, EXAMPLE.qrCodeId],
   refund_id: [ID.refund, EXAMPLE.refundId],
   webhook_id: [ID.webhook, EXAMPLE.webhookId],
+  withdrawal_id: [ID.withdrawal, EXAMPLE.withdrawalId],
 } as const;
 type StateId = keyof typeof ID_OF_STATE;
 
@@ -218,6 +223,40 @@ export function pendingDeliveryLike(eventType: string): Record<string, unknown> 
     last_error: null,
     next_attempt_at: timestamp(),
     delivered_at: null,
+    created_at: timestamp(),
+  };
+}
+
+/** A withdrawal to the payout account the provider state set (SCB, ending 7890): just made, or paid out. */
+export function withdrawalLike(amount: number, status: 'pending' | 'succeeded', description: string | null): Record<string, unknown> {
+  return {
+    withdrawal_id: id('withdrawal', EXAMPLE.withdrawalId),
+    amount: equal(amount),
+    currency: equal('THB'),
+    status: equal(status),
+    description,
+    destination: { bank_code: equal('014'), bank_name: equal('SCB'), account_last4: equal('7890'), account_name: like('Noodle Shop Co., Ltd.') },
+    failure_code: null,
+    failure_message: null,
+    created_at: timestamp(),
+    updated_at: timestamp(),
+    completed_at: status === 'succeeded' ? timestamp() : null,
+  };
+}
+
+/** A ledger entry without a fee (the provider's merchants pay none), not yet paid out. */
+export function balanceTransactionLike(type: string, amount: number, sourceKind: keyof typeof ID, sourceExample: string): Record<string, unknown> {
+  return {
+    balance_transaction_id: id('balanceTransaction', EXAMPLE.balanceTransactionId),
+    type: equal(type),
+    amount: integer(amount),
+    fee: integer(0),
+    fee_vat: integer(0),
+    net: integer(amount),
+    currency: equal('THB'),
+    source_id: id(sourceKind, sourceExample),
+    withdrawal_id: null,
+    available_on: timestamp(),
     created_at: timestamp(),
   };
 }

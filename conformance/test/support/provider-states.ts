@@ -48,6 +48,14 @@ export function providerStates(service: Service): StateHandlers {
       return {};
     }),
 
+    // Balance and withdrawals: a payout account (set as the operator would) unless `payout_account` is false.
+    'the merchant has a balance': state(async (records, params) => {
+      if (params.payout_account !== false) await records.payoutAccount();
+      const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
+      const withdrawn = num(params, 'withdrawn', 0);
+      return { payment_id: paymentId, ...(withdrawn > 0 ? { withdrawal_id: await records.paidOutWithdrawal(withdrawn, str(params, 'description')) } : {}) };
+    }),
+
     // Idempotency lives in the HTTP adapter, so the first request goes over HTTP, as a merchant's would.
     'a QR code was created with an idempotency key': state(async (_records, params, apiKey) => {
       const client = new PaymentQrClient({ apiKey, baseUrl: service.url, maxRetries: 0 });

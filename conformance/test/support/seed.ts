@@ -1,4 +1,6 @@
 import { createQrCode } from '../../../server/src/app/create-qr-code.js';
+import { setPayoutAccount } from '../../../server/src/app/merchants.js';
+import { createWithdrawal } from '../../../server/src/app/withdrawals.js';
 import { refundPayment } from '../../../server/src/app/refund-payment.js';
 import type { Services } from '../../../server/src/app/services.js';
 import { settlePayment } from '../../../server/src/app/settle-payment.js';
@@ -26,6 +28,16 @@ export function seeder(service: Service, merchant: Merchant) {
     failedPayment: (amount: number) => settled(amount, 'failed'),
     expiredPayment: (amount: number) => settled(amount, 'expired'),
     refund: async (paymentId: string, amount?: number, reason?: string) => (await s.uow.run((tx) => refundPayment(tx, s, merchant, { paymentId, amount, reason }))).id,
+    payoutAccount: () => setPayoutAccount(s, merchant.id, { bankCode: '014', accountNumber: '1234567890', accountName: 'Noodle Shop Co., Ltd.' }),
+    /** A withdrawal the sandbox rail has paid out (its worker runs in the service), so its state no longer moves. */
+    paidOutWithdrawal: async (amount: number, description?: string) => {
+      const { id } = await s.uow.run((tx) => createWithdrawal(tx, s, merchant, { amount, description }));
+      for (let waited = 0; (await s.uow.repos.withdrawals.findById(merchant.id, id))?.status !== 'succeeded'; waited += 50) {
+        if (waited > 15_000) throw new Error(`withdrawal ${id} was not paid out by the sandbox rail`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return id;
+    },
     webhook: async (url: string, events: string[] = ['payment.pending']) =>
       (await s.uow.run((tx) => registerWebhook(tx, s, merchant, { url, events: events as EventKind[] }))).id,
   };

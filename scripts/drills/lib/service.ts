@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createMerchant } from '../../../server/src/app/merchants.js';
 import { loadConfig } from '../../../server/src/config.js';
+import type { PayoutAccount } from '../../../server/src/domain/payout-account.js';
 import { openRuntime } from '../../../server/src/main.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../lib/postgres.js';
 import { freePort, spawnTsNode, waitForHttp, type Child } from '../../lib/processes.js';
@@ -23,10 +24,10 @@ export async function scratchDatabase(ctx: DrillContext, adminUrl?: string): Pro
 }
 
 /** Runs the migrations (through the server's own code) and creates a sandbox merchant. */
-export async function createTestMerchant(databaseUrl: string, name = 'Drill merchant'): Promise<{ id: string; apiKey: string }> {
+export async function createTestMerchant(databaseUrl: string, name = 'Drill merchant', payoutAccount: PayoutAccount | null = null): Promise<{ id: string; apiKey: string }> {
   const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
   try {
-    const { merchant, apiKey } = await createMerchant(runtime.services, { name, mode: 'test', account: { kind: 'promptpay_id', id: '0812345678' } });
+    const { merchant, apiKey } = await createMerchant(runtime.services, { name, mode: 'test', account: { kind: 'promptpay_id', id: '0812345678' }, payoutAccount });
     return { id: merchant.id, apiKey };
   } finally {
     await runtime.close();

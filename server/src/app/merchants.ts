@@ -1,4 +1,5 @@
 import type { Merchant, Mode } from '../domain/merchant.js';
+import type { PayoutAccount } from '../domain/payout-account.js';
 import type { PromptPayAccount } from '../domain/promptpay-payload.js';
 import type { Services } from './services.js';
 
@@ -6,11 +7,13 @@ export interface NewMerchant {
   name: string;
   mode: Mode;
   account: PromptPayAccount;
+  feeBps?: number;
+  payoutAccount?: PayoutAccount | null;
 }
 
 /** Creates a merchant with its first API key; the key's secret is returned once and stored only as a hash. */
 export async function createMerchant(s: Services, request: NewMerchant): Promise<{ merchant: Merchant; apiKey: string }> {
-  const merchant: Merchant = { id: s.ids.next('merchant'), ...request, createdAt: s.clock.now() };
+  const merchant: Merchant = { id: s.ids.next('merchant'), feeBps: 0, payoutAccount: null, ...request, createdAt: s.clock.now() };
   const key = s.apiKeys.issue(request.mode);
   await s.uow.run((tx) => tx.merchants.insert(merchant, { id: key.id, hash: key.hash, prefix: key.prefix }));
   return { merchant, apiKey: key.secret };
@@ -22,3 +25,10 @@ export async function authenticate(s: Services, apiKey: string): Promise<Merchan
   const found = await s.uow.repos.merchants.findByApiKeyHash(hash);
   return found && s.apiKeys.sameHash(found.keyHash, hash) ? found.merchant : null;
 }
+
+/** The operator sets where a merchant's withdrawals go; false when there is no such merchant. */
+export const setPayoutAccount = (s: Services, merchantId: string, account: PayoutAccount): Promise<boolean> =>
+  s.uow.run((tx) => tx.merchants.setPayoutAccount(merchantId, account));
+
+/** The operator sets a merchant's fee on each succeeded payment from now on; false when there is no such merchant. */
+export const setFeeBps = (s: Services, merchantId: string, feeBps: number): Promise<boolean> => s.uow.run((tx) => tx.merchants.setFeeBps(merchantId, feeBps));

@@ -1,9 +1,13 @@
-import { notFound } from '../domain/errors.js';
+import { takeForRefund } from '../domain/balance.js';
+import { DomainError, notFound } from '../domain/errors.js';
 import { refundEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
+import type { Payment } from '../domain/payment.js';
+import { bankCodeOf, type PayoutAccount } from '../domain/payout-account.js';
 import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refund.js';
 import { paymentTransactionState } from '../domain/transaction.js';
 import type { Repositories } from '../ports/repositories.js';
+import { debit, lockBalance } from './ledger.js';
 import type { Services } from './services.js';
 
 export interface RefundRequest {
@@ -12,11 +16,30 @@ export interface RefundRequest {
   reason?: string;
 }
 
-/** Sends money back through the customer's bank; the payment row stays locked so two refunds never overdraw it. */
+/** A live refund goes back to the account the payer paid from, as the bank reported it at confirmation. */
+function payerAccountOf(payment: Payment): PayoutAccount {
+  const bankCode = payment.clientBankName ? bankCodeOf(payment.clientBankName) : null;
+  if (!payment.clientBankAccount || !bankCode) {
+    throw new DomainError(
+      'payment_not_refundable',
+      `Payment ${payment.id} cannot be refunded through the API: the payer's bank account is unknown (the bank did not report it), so there is nowhere to send the money.`,
+    );
+  }
+  return { bankCode, accountNumber: payment.clientBankAccount, accountName: payment.clientName ?? '' };
+}
+
+/**
+ * Sends money back to the payer. The payment row stays locked so two refunds never overdraw it, and the balance row
+ * so a refund never takes more than the merchant holds. Sandbox refunds settle at once through the customer's bank;
+ * live ones go out through the payout rail and stay `pending` until the operator records the bank's outcome.
+ */
 export async function refundPayment(tx: Repositories, s: Services, merchant: Merchant, request: RefundRequest): Promise<Refund> {
   const payment = await tx.payments.findById(merchant.id, request.paymentId, { lock: true });
   if (!payment) throw notFound('payment_not_found', request.paymentId);
   const amount = refundAmountFor(payment, request.amount);
+  const payoutTo = merchant.mode === 'live' ? payerAccountOf(payment) : null;
+  const before = await lockBalance(tx, s, merchant.id);
+  const after = takeForRefund(before, amount);
   const now = s.clock.now();
   const pending: Refund = {
     id: s.ids.next('refund'),
@@ -28,10 +51,11 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
     reason: request.reason ?? null,
     createdAt: now,
   };
-  const refund: Refund = { ...pending, status: await s.bank.sendRefund(pending) };
+  const refund: Refund = payoutTo ? pending : { ...pending, status: await s.bank.sendRefund(pending) };
   await tx.refunds.insert(refund);
+  if (payoutTo) await tx.refundPayouts.insert(refund.id, payoutTo);
 
-  if (refund.status === 'succeeded') {
+  if (refund.status === 'succeeded' || payoutTo) {
     const refunded = applySettledRefund(payment, amount, now);
     await tx.payments.update(refunded);
     await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(refunded));
@@ -41,11 +65,12 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
       paymentId: payment.id,
       refundId: refund.id,
       type: 'refund',
-      status: 'succeeded',
+      status: refund.status,
       amount: -amount,
       currency: refund.currency,
       createdAt: now,
     });
+    await debit(tx, s, before, after, { merchantId: merchant.id, type: 'refund', amount: -amount, sourceId: refund.id });
   }
   if (refund.status !== 'pending') await tx.events.record(refundEvent(s.ids.next('event'), refund, payment, now));
   return refund;

@@ -4,6 +4,7 @@ import type { CustomerBank } from '../ports/bank.js';
 import type { CardProcessor } from '../ports/card-processor.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
+import type { AutomatedPayoutRail, BulkTransferFile } from '../ports/payout-rail.js';
 import type { UnitOfWork } from '../ports/repositories.js';
 import type { DeliveryQueue, WebhookSender, WebhookSigner, WebhookUrlGuard } from '../ports/webhook-delivery.js';
 
@@ -16,6 +17,10 @@ export interface Services {
   bank: CustomerBank;
   /** A card processor per key mode; null where none is configured (live, by default). */
   cardProcessors: Record<Mode, CardProcessor | null>;
+  /** How long a succeeded payment's money stays `pending` (SETTLEMENT_DELAY). */
+  settlementDelayMs: number;
+  /** Test withdrawals go through the sandbox rail; live ones, and live refunds, through bank bulk-transfer files. */
+  payoutRails: { sandbox: AutomatedPayoutRail; bulkTransfer: BulkTransferFile };
   webhooks: {
     urlGuard: WebhookUrlGuard;
     signer: WebhookSigner;

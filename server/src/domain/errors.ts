@@ -25,6 +25,8 @@ export const errorCodes = [
   'payload_too_large',
   'internal_error',
   'service_unavailable',
+  'payout_account_missing',
+  'withdrawal_not_found',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

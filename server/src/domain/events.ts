@@ -1,5 +1,6 @@
 import type { Payment } from './payment.js';
 import type { Refund } from './refund.js';
+import type { Withdrawal } from './withdrawal.js';
 
 export const eventKinds = [
   'payment.succeeded',
@@ -89,6 +90,28 @@ export function refundEvent(id: string, refund: Refund, payment: Payment, now: D
         status: refund.status,
         reason: refund.reason,
         metadata: payment.metadata,
+      },
+    },
+  };
+}
+
+export function withdrawalEvent(id: string, withdrawal: Withdrawal, now: Date): DomainEvent {
+  const kind = `withdrawal.${withdrawal.status}` as const;
+  return {
+    id,
+    merchantId: withdrawal.merchantId,
+    kind,
+    createdAt: now,
+    payload: {
+      id,
+      event: kind,
+      timestamp: now.toISOString(),
+      data: {
+        withdrawal_id: withdrawal.id,
+        status: withdrawal.status,
+        amount: withdrawal.amount,
+        currency: withdrawal.currency,
+        failure_code: withdrawal.failureCode,
       },
     },
   };

@@ -10,6 +10,8 @@ export const idPrefixes = {
   delivery: 'whd',
   apiKey: 'key',
   request: 'req',
+  withdrawal: 'wd',
+  balanceTransaction: 'bt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,3 +1,4 @@
+import type { PayoutAccount } from './payout-account.js';
 import type { PromptPayAccount } from './promptpay-payload.js';
 
 export type Mode = 'test' | 'live';
@@ -7,6 +8,10 @@ export interface Merchant {
   name: string;
   mode: Mode;
   account: PromptPayAccount;
+  /** Fee on each succeeded payment, in basis points (VAT comes on top). */
+  feeBps: number;
+  /** Where withdrawals go; null until the operator sets it. */
+  payoutAccount: PayoutAccount | null;
   createdAt: Date;
 }
 

@@ -48,3 +48,8 @@ export function applySettledRefund(payment: Payment, amount: Satang, now: Date):
     updatedAt: now,
   };
 }
+
+/** A refund that failed after it was applied gives the payment back what it took: refunded -> succeeded. */
+export function revertRefund(payment: Payment, amount: Satang, now: Date): Payment {
+  return { ...payment, refundedAmount: payment.refundedAmount - amount, status: payment.status === 'refunded' ? 'succeeded' : payment.status, updatedAt: now };
+}

@@ -6,8 +6,9 @@ import type { QrCode } from '../domain/qr-code.js';
 import type { Refund } from '../domain/refund.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../domain/transaction.js';
 import type { Delivery, Webhook } from '../domain/webhook.js';
+import type { BalanceRepository, PayoutAccountStore, RefundPayoutRepository, WithdrawalRepository } from './ledger.js';
 
-export interface MerchantRepository {
+export interface MerchantRepository extends PayoutAccountStore {
   insert(merchant: Merchant, apiKey: { id: string; hash: string; prefix: string }): Promise<void>;
   /** The merchant owning an API key, found by the key's SHA-256 hash; `keyHash` is returned for a constant-time compare. */
   findByApiKeyHash(hash: string): Promise<{ merchant: Merchant; keyHash: string } | null>;
@@ -49,6 +50,8 @@ export interface TransactionRepository {
   insert(transaction: Transaction): Promise<void>;
   /** Moves a payment's own transaction to the payment's new type and status. */
   updatePaymentTransaction(paymentId: string, state: Pick<Transaction, 'type' | 'status'>): Promise<void>;
+  /** A live refund's transaction follows its refund: pending, then succeeded or failed. */
+  updateRefundTransaction(refundId: string, status: TransactionStatus): Promise<void>;
   list(merchantId: string, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
 }
 
@@ -97,6 +100,9 @@ export interface Repositories {
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   idempotency: IdempotencyStore;
+  balances: BalanceRepository;
+  withdrawals: WithdrawalRepository;
+  refundPayouts: RefundPayoutRepository;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */

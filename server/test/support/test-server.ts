@@ -3,6 +3,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { createMerchant } from '../../src/app/merchants.js';
 import { loadConfig } from '../../src/config.js';
+import type { PayoutAccount } from '../../src/domain/payout-account.js';
 import type { PromptPayAccount } from '../../src/domain/promptpay-payload.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import type { CustomerBank } from '../../src/ports/bank.js';
@@ -38,8 +39,16 @@ export interface TestServer {
   url: string;
   running: RunningServer;
   /** A new merchant with its own test key: every test makes the records it reads. */
-  merchant(options?: { mode?: 'test' | 'live'; account?: PromptPayAccount }): Promise<{ id: string; apiKey: string }>;
+  merchant(options?: MerchantOptions): Promise<{ id: string; apiKey: string }>;
   stop(): Promise<void>;
+}
+
+export interface MerchantOptions {
+  mode?: 'test' | 'live';
+  account?: PromptPayAccount;
+  /** As the operator sets them with the CLI. */
+  feeBps?: number;
+  payoutAccount?: PayoutAccount;
 }
 
 export interface TestServerOptions {
@@ -65,8 +74,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url: running.url,
     running,
-    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' } }: { mode?: 'test' | 'live'; account?: PromptPayAccount } = {}) {
-      const { merchant, apiKey } = await createMerchant(running.runtime.services, { name: 'Test merchant', mode, account });
+    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' }, feeBps, payoutAccount }: MerchantOptions = {}) {
+      const { merchant, apiKey } = await createMerchant(running.runtime.services, { name: 'Test merchant', mode, account, feeBps, payoutAccount });
       return { id: merchant.id, apiKey };
     },
     async stop() {

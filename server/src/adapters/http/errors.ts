@@ -32,6 +32,8 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   payment_not_refundable: [422, 'validation_error'],
   internal_error: [500, 'api_error'],
   service_unavailable: [503, 'api_error'],
+  payout_account_missing: [422, 'validation_error'],
+  withdrawal_not_found: [404, 'not_found'],
 };
 
 export interface WireResponse {

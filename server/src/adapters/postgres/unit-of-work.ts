@@ -11,6 +11,9 @@ import { insertNow, type Db, type Insert } from './repositories/query.js';
 import { refundRepository } from './repositories/refunds.js';
 import { transactionRepository } from './repositories/transactions.js';
 import { webhookRepository } from './repositories/webhooks.js';
+import { balanceRepository } from './repositories/balances.js';
+import { refundPayoutRepository } from './repositories/refund-payouts.js';
+import { withdrawalRepository } from './repositories/withdrawals.js';
 
 export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
   merchants: merchantRepository(db, insert),
@@ -22,6 +25,9 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   webhooks: webhookRepository(db, insert),
   deliveries: deliveryRepository(db),
   idempotency: idempotencyStore(db),
+  balances: balanceRepository(db),
+  withdrawals: withdrawalRepository(db),
+  refundPayouts: refundPayoutRepository(db),
 });
 
 const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
@@ -37,9 +43,15 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
       lockOverduePending: notHeld('payments.lockOverduePending'),
       findById: (merchantId, id, options) => (options?.lock ? notHeld('a locking payments.findById')() : repos.payments.findById(merchantId, id)),
     },
-    transactions: { ...repos.transactions, updatePaymentTransaction: notHeld('transactions.updatePaymentTransaction') },
+    transactions: {
+      ...repos.transactions,
+      updatePaymentTransaction: notHeld('transactions.updatePaymentTransaction'),
+      updateRefundTransaction: notHeld('transactions.updateRefundTransaction'),
+    },
     webhooks: { ...repos.webhooks, delete: notHeld('webhooks.delete'), disable: notHeld('webhooks.disable') },
     idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
+    // Ledger writes go with locks and updates: always in a transaction.
+    balances: { ...repos.balances, lock: notHeld('balances.lock'), adjust: notHeld('balances.adjust'), append: notHeld('balances.append') },
   };
 }
 

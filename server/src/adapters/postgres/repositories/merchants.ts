@@ -8,6 +8,10 @@ interface MerchantRow {
   mode: Merchant['mode'];
   promptpay_id: string | null;
   biller_id: string | null;
+  fee_bps: number;
+  payout_bank_code: string | null;
+  payout_account_number: string | null;
+  payout_account_name: string | null;
   created_at: Date;
 }
 
@@ -16,6 +20,11 @@ const toMerchant = (row: MerchantRow): Merchant => ({
   name: row.name,
   mode: row.mode,
   account: row.biller_id ? { kind: 'biller_id', billerId: row.biller_id } : { kind: 'promptpay_id', id: row.promptpay_id ?? '' },
+  feeBps: row.fee_bps ?? 0,
+  payoutAccount:
+    row.payout_bank_code && row.payout_account_number && row.payout_account_name
+      ? { bankCode: row.payout_bank_code, accountNumber: row.payout_account_number, accountName: row.payout_account_name }
+      : null,
   createdAt: row.created_at,
 });
 
@@ -27,6 +36,10 @@ export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): Merc
       mode: merchant.mode,
       promptpay_id: merchant.account.kind === 'promptpay_id' ? merchant.account.id : null,
       biller_id: merchant.account.kind === 'biller_id' ? merchant.account.billerId : null,
+      fee_bps: merchant.feeBps,
+      payout_bank_code: merchant.payoutAccount?.bankCode ?? null,
+      payout_account_number: merchant.payoutAccount?.accountNumber ?? null,
+      payout_account_name: merchant.payoutAccount?.accountName ?? null,
       created_at: merchant.createdAt,
     });
     await insert('api_keys', { id: apiKey.id, merchant_id: merchant.id, key_hash: apiKey.hash, key_prefix: apiKey.prefix, created_at: merchant.createdAt });
@@ -38,6 +51,15 @@ export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): Merc
   async findById(id) {
     const row = await db<MerchantRow>('merchants').where({ id }).first();
     return row ? toMerchant(row) : null;
+  },
+  async setPayoutAccount(merchantId, account) {
+    const changed = await db('merchants')
+      .where({ id: merchantId })
+      .update({ payout_bank_code: account.bankCode, payout_account_number: account.accountNumber, payout_account_name: account.accountName });
+    return changed > 0;
+  },
+  async setFeeBps(merchantId, feeBps) {
+    return (await db('merchants').where({ id: merchantId }).update({ fee_bps: feeBps })) > 0;
   },
   async count() {
     const [row] = await db('merchants').count<{ count: number }[]>({ count: '*' });

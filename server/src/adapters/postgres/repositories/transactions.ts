@@ -43,6 +43,9 @@ export const transactionRepository = (db: Db, insert: Insert = insertNow(db)): T
   async updatePaymentTransaction(paymentId, state) {
     await db('transactions').where({ payment_id: paymentId }).whereNull('refund_id').update(state);
   },
+  async updateRefundTransaction(refundId, status) {
+    await db('transactions').where({ refund_id: refundId }).update({ status });
+  },
   async list(merchantId, filter, page) {
     const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
     const query = whereCreatedWithin(db('transactions').where(matching), filter);

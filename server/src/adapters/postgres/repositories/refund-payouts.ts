@@ -1,0 +1,56 @@
+import type { Refund } from '../../../domain/refund.js';
+import type { RefundPayout, RefundPayoutRepository } from '../../../ports/ledger.js';
+import type { Db } from './query.js';
+
+interface RefundPayoutRow {
+  id: string;
+  merchant_id: string;
+  payment_id: string;
+  amount: number;
+  currency: 'THB';
+  status: Refund['status'];
+  reason: string | null;
+  created_at: Date;
+  payout_bank_code: string;
+  payout_account_number: string;
+  payout_account_name: string;
+  payout_exported_at: Date | null;
+}
+
+const toPayout = (row: RefundPayoutRow): RefundPayout => ({
+  refund: { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, amount: row.amount, currency: row.currency, status: row.status, reason: row.reason, createdAt: row.created_at },
+  destination: { bankCode: row.payout_bank_code, accountNumber: row.payout_account_number, accountName: row.payout_account_name },
+  exported: row.payout_exported_at !== null,
+});
+
+/** Live refunds on their way back to the payer: the payout columns of their refund row. */
+export const refundPayoutRepository = (db: Db): RefundPayoutRepository => ({
+  async insert(refundId, destination) {
+    await db('refunds').where({ id: refundId }).update({
+      payout_bank_code: destination.bankCode,
+      payout_account_number: destination.accountNumber,
+      payout_account_name: destination.accountName,
+    });
+  },
+  async lockUnexported(limit) {
+    const rows = await db<RefundPayoutRow>('refunds')
+      .where({ status: 'pending' })
+      .whereNotNull('payout_bank_code')
+      .whereNull('payout_exported_at')
+      .orderBy('created_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return rows.map(toPayout);
+  },
+  async markExported(refundIds, at) {
+    await db('refunds').whereIn('id', [...refundIds]).update({ payout_exported_at: at });
+  },
+  async lockById(refundId) {
+    const row = await db<RefundPayoutRow>('refunds').where({ id: refundId }).whereNotNull('payout_bank_code').forUpdate().first();
+    return row ? toPayout(row) : null;
+  },
+  async setStatus(refundId, status) {
+    await db('refunds').where({ id: refundId }).update({ status });
+  },
+});

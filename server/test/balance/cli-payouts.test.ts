@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = new URL('../../..', import.meta.url).pathname;
+
+/** The operator's CLI as a process: its exit code is the contract with scripts that drive it. */
+function cli(args: string[], env: Record<string, string>) {
+  return run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+}
+const exitOf = (promise: Promise<unknown>) => promise.then(() => ({ code: 0, stderr: '' })).catch((error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }));
+
+describe('npm run cli -- merchants / withdrawals (payouts)', { timeout: 180_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pqr-cli-payouts-'));
+  const env = { DATA_DIR: join(dir, 'pglite') };
+
+  it('creates a merchant with a payout account and fee, exports with nothing pending (exit 0), refuses bad input (exit 1)', async () => {
+    const created = await cli(
+      ['merchants', 'create', '--name', 'Live Shop', '--live', '--promptpay-id', '0891234567', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'Live Shop', '--fee-bps', '250', '--json'],
+      env,
+    );
+    const { merchant_id: merchantId } = JSON.parse(created.stdout);
+    expect(merchantId).toMatch(/^mch_/);
+
+    const out = join(dir, 'empty.csv');
+    expect((await exitOf(cli(['withdrawals', 'export', '--out', out], env))).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('reference,amount_satang,amount_thb,bank_code,account_number,account_name\n');
+
+    const unknown = await exitOf(cli(['withdrawals', 'mark', 'wd_doesnotexist', '--succeeded'], env));
+    expect(unknown).toMatchObject({ code: 1 });
+    expect(unknown.stderr).toMatch(/No withdrawal with id 'wd_doesnotexist'/);
+    const badBank = await exitOf(cli(['merchants', 'payout-account', '--merchant', merchantId, '--bank-code', '123', '--account-number', '1234567890', '--account-name', 'X'], env));
+    expect(badBank).toMatchObject({ code: 1 });
+    expect(badBank.stderr).toMatch(/bank code '123'/);
+    expect((await exitOf(cli(['merchants', 'fees', '--merchant', merchantId, '--fee-bps', '5001'], env))).code).toBe(1);
+    expect((await exitOf(cli(['merchants', 'fees', '--merchant', merchantId, '--fee-bps', '100'], env))).code).toBe(0);
+    const partial = await exitOf(cli(['merchants', 'create', '--name', 'X', '--bank-code', '014'], env));
+    expect(partial.stderr).toMatch(/--bank-code, --account-number and --account-name together/);
+  });
+});
