@@ -1,10 +1,12 @@
 import { loadConfig } from './config.js';
-import { openRuntime, runEntryPoint, startBackgroundWork } from './main.js';
+import { openRuntime, runEntryPoint, startBackgroundWork, startBankReconciliation } from './main.js';
 
-/** `npm run worker`: the expiry sweeper and webhook dispatcher alone, sharing the database with any servers. */
+/** `npm run worker`: the background jobs (expiry sweeper, webhook dispatcher, bank reconciliation) without the API. */
 async function worker(): Promise<void> {
   const runtime = await openRuntime(loadConfig());
-  const stop = startBackgroundWork(runtime);
+  const stopBackground = startBackgroundWork(runtime);
+  const stopReconciliation = startBankReconciliation(runtime);
+  const stop = () => Promise.all([stopBackground(), stopReconciliation()]);
   runtime.logger.info(`worker running (${runtime.db.kind} database)`);
   const shutdown = async () => {
     await stop();

@@ -10,6 +10,7 @@ export const idPrefixes = {
   delivery: 'whd',
   apiKey: 'key',
   request: 'req',
+  bankTransaction: 'btx',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

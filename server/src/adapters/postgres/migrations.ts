@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bankConnectionTables } from './bank-migration.js';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 
 interface Migration {
@@ -187,6 +188,7 @@ const migrations: Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION events_fan_out()`);
     },
   },
+  { name: 'v11_bank_connection', up: bankConnectionTables },
 ];
 
 const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
+import { bankCheckQueue, bankTransactionRepository } from './repositories/bank.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventOutbox } from './repositories/events.js';
 import { idempotencyStore, storeIfKeyFree } from './repositories/idempotency.js';
@@ -22,6 +23,8 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   webhooks: webhookRepository(db, insert),
   deliveries: deliveryRepository(db),
   idempotency: idempotencyStore(db),
+  bankTransactions: bankTransactionRepository(db),
+  bankChecks: bankCheckQueue(db, insert),
 });
 
 const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
@@ -40,6 +43,8 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     transactions: { ...repos.transactions, updatePaymentTransaction: notHeld('transactions.updatePaymentTransaction') },
     webhooks: { ...repos.webhooks, delete: notHeld('webhooks.delete'), disable: notHeld('webhooks.disable') },
     idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
+    bankTransactions: { ...repos.bankTransactions, record: notHeld('bankTransactions.record') },
+    bankChecks: { ...repos.bankChecks, claimDue: notHeld('bankChecks.claimDue') },
   };
 }
 
