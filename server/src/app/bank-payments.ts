@@ -115,3 +115,9 @@ export async function reconcileBankPayments(s: Services, intervalMs: number, bat
     if (due.length < batchSize) return round;
   }
 }
+
+/** For the operator (`bank unmatched`): money the bank received that settled no payment, newest first. */
+export const listUnmatchedBankTransactions = (s: Services, limit = 1_000) => s.uow.repos.bankTransactions.listUnmatched(limit);
+
+/** How many unmatched bank transactions there are (one cheap count, e.g. for a gauge). */
+export const countUnmatchedBankTransactions = (s: Services) => s.uow.repos.bankTransactions.countUnmatched();
