@@ -53,6 +53,14 @@ describe('a live QR code', () => {
     expect(txns).toMatchObject([{ status: 'succeeded', amount: 15000 }]);
   });
 
+  it('has no test helpers: they answer 404 for a live key', async () => {
+    const { paymentId } = await live.liveQr(15000);
+    const res = await live.api.post(`/Thai/v1/test/payments/${paymentId}/succeed`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('payment_not_found');
+    expect((await paymentOf(paymentId)).status).toBe('pending');
+  });
+
   it('an unlisted code keeps its own code as the payer bank name', async () => {
     const { paymentId, qrData } = await live.liveQr(20000);
     live.bank.pay({ qr_data: qrData, sending_bank_code: '999' });
