@@ -239,6 +239,20 @@ async function greet(running: RunningServer): Promise<void> {
       '',
     ].join('\n'),
   );
+  if (runtime.config.bank.kind === 'scb') await greetLive(running, base);
+}
+
+/** With a bank connection, a first start also makes a live merchant, to try the live flow (README, "Going live"). */
+async function greetLive(running: RunningServer, base: string): Promise<void> {
+  const { apiKey } = await createMerchant(running.runtime.services, { name: 'Live merchant', mode: 'live', account: { kind: 'promptpay_id', id: '0812345678' } });
+  console.log(
+    [
+      `Live merchant created (BANK=scb). Its live API key (shown once): ${apiKey}`,
+      'Create a live QR code and pay it at the bank simulator (npm run bank-simulator):',
+      `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -d '{"amount": 15000, "currency": "THB"}' | curl -s -X POST http://127.0.0.1:4100/simulate/pay -H 'Content-Type: application/json' -d @-`,
+      '',
+    ].join('\n'),
+  );
 }
 
 async function main(): Promise<void> {

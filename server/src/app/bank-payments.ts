@@ -10,6 +10,7 @@ import {
 import { DomainError } from '../domain/errors.js';
 import { succeed } from '../domain/payment.js';
 import { BankUnavailableError, type BankConnection } from '../ports/bank.js';
+import type { BankCheck } from '../ports/repositories.js';
 import { savePaymentState } from './payment-state.js';
 import type { Services } from './services.js';
 
@@ -91,27 +92,30 @@ const DAY_MS = 86_400_000;
  * applies what it lists by the confirmation's rules, so a lost callback delays a payment and never loses it.
  * Each check is leased for `intervalMs`, so several instances share the work.
  */
-export async function reconcileBankPayments(s: Services, intervalMs: number, batchSize = 100): Promise<ReconciliationRound> {
+export async function reconcileBankPayments(s: Services, intervalMs: number, batchSize = 100, concurrency = 8): Promise<ReconciliationRound> {
   const bank = liveBank(s);
   const round: ReconciliationRound = { checked: 0, outcomes: { succeeded: 0, duplicate: 0, unmatched: 0, reversed: 0 }, unavailable: 0 };
+  const check = async ({ ref1, createdAt, expiresAt }: BankCheck, now: Date) => {
+    round.checked++;
+    try {
+      for (const date of inquiryDatesBetween(createdAt, expiresAt && expiresAt < now ? expiresAt : now)) {
+        for (const transaction of await bank.listPaid(ref1, date)) {
+          if (transaction.billerId === bank.billerId) round.outcomes[await applyBankTransaction(s, transaction)]++;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof BankUnavailableError)) throw error;
+      round.unavailable++;
+    }
+  };
   for (;;) {
     const now = s.clock.now();
     const due = await s.uow.repos.bankChecks.claimDue(now, intervalMs, new Date(now.getTime() - DAY_MS), batchSize);
-    for (const check of due) {
-      round.checked++;
-      const until = check.expiresAt && check.expiresAt < now ? check.expiresAt : now;
-      try {
-        for (const date of inquiryDatesBetween(check.createdAt, until)) {
-          for (const transaction of await bank.listPaid(check.ref1, date)) {
-            if (transaction.billerId !== bank.billerId) continue;
-            round.outcomes[await applyBankTransaction(s, transaction)]++;
-          }
-        }
-      } catch (error) {
-        if (!(error instanceof BankUnavailableError)) throw error;
-        round.unavailable++;
-      }
-    }
+    // A few inquiries at a time: one slow answer does not hold up the rest of the batch.
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, async () => {
+      while (next < due.length) await check(due[next++]!, now);
+    }));
     if (due.length < batchSize) return round;
   }
 }
