@@ -70,7 +70,7 @@ export interface PayRequest {
   payer_account?: string;
   sending_bank_code?: string;
   /** Baht the payer actually sent, when it differs from the QR's (a payer typing another amount). */
-  amount?: string;
+  paid_amount?: string;
 }
 
 export interface CallbackAttempt {
@@ -188,7 +188,7 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
     const now = new Date();
     const transaction: ScbTransaction = {
       transactionId: `${bangkokDate(now).replaceAll('-', '')}${String(randomInt(1e9)).padStart(9, '0')}${randomBytes(2).toString('hex').toUpperCase()}`,
-      amount: request.amount ?? amount,
+      amount: request.paid_amount ?? amount,
       transactionDateandTime: bangkokTime(now),
       billPaymentRef1: ref1,
       billPaymentRef2: ref2,

@@ -22,7 +22,7 @@ it('npm run cli -- bank unmatched [--json] lists money that settled no payment, 
   let transactionId: string;
   try {
     const { qrData } = await live.liveQr(15000);
-    transactionId = live.bank.pay({ qr_data: qrData, amount: '15.00' }).transaction.transactionId;
+    transactionId = live.bank.pay({ qr_data: qrData, paid_amount: '15.00' }).transaction.transactionId;
     await live.bank.callbacksSettled();
   } finally {
     await live.stop(); // PGlite admits one process: the CLI opens the data directory after the server let go of it

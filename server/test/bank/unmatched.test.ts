@@ -27,7 +27,7 @@ async function payAndSettle(request: Parameters<LiveBank['bank']['pay']>[0]) {
 
 it('a payment of another amount is unmatched and the payment stays pending', async () => {
   const { paymentId, qrData } = await live.liveQr(15000, { expiry_minutes: 1440 });
-  const transaction = await payAndSettle({ qr_data: qrData, amount: '149.99' });
+  const transaction = await payAndSettle({ qr_data: qrData, paid_amount: '149.99' });
   expect((await paymentOf(paymentId)).status).toBe('pending');
   expect((await unmatched()).find((u) => u.transactionId === transaction.transactionId)).toMatchObject({
     id: expect.stringMatching(/^btx_/),
@@ -40,7 +40,7 @@ it('a payment of another amount is unmatched and the payment stays pending', asy
 it('the same amount written another way ("150", "150.0000") fits', async () => {
   for (const amount of ['150', '150.0000']) {
     const { paymentId, qrData } = await live.liveQr(15000, { expiry_minutes: 1440 });
-    await payAndSettle({ qr_data: qrData, amount });
+    await payAndSettle({ qr_data: qrData, paid_amount: amount });
     expect((await paymentOf(paymentId)).status).toBe('succeeded');
   }
 });
