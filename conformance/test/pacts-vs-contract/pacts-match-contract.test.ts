@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SwaggerMockValidatorFactory, type ValidationResultItem } from '@pactflow/swagger-mock-validator';
 import { describe, expect, it } from 'vitest';
-import { contractWithServedPaths, operations } from '../support/contract.js';
+import { contractWithServedPaths, merchantOperations } from '../support/contract.js';
 import { PACTS_DIR } from '../support/pact.js';
 
 const explain = (item: ValidationResultItem): string =>
@@ -37,7 +37,7 @@ describe('the pacts the SDK wrote, judged by contract/openapi.yaml', () => {
     const interactions = pactFiles.flatMap(
       (file) => (JSON.parse(readFileSync(join(PACTS_DIR, file), 'utf8')) as { interactions: { request: { method: string; path: string }; response: { status: number } }[] }).interactions,
     );
-    const uncovered = operations
+    const uncovered = merchantOperations
       .filter((op) => {
         const path = new RegExp(`^${op.servedPath.replace(/\{\w+\}/g, '[^/]+')}$`);
         return !interactions.some((i) => i.request.method === op.method.toUpperCase() && path.test(i.request.path) && i.response.status < 300);
