@@ -85,6 +85,8 @@ export interface BankSimulator {
   knobs: Knobs;
   transactions: ScbTransaction[];
   callbackAttempts: CallbackAttempt[];
+  /** Tokens issued so far (a client that caches its token asks rarely). */
+  readonly tokensIssued: number;
   /** Reads and pays a QR payload; throws a PaymentRefused the HTTP API answers as 422. */
   pay(request: PayRequest): { transaction: ScbTransaction; callback: 'sent' | 'dropped' | 'none' };
   /** Where confirmations go from now on (the service's address is often known only after the bank started). */
@@ -151,6 +153,7 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   let callbackUrl = options.callbackUrl;
+  let tokensIssued = 0;
 
   /** One confirmation, resent until the service answers 200 with resCode "00", at most `resends` more times. */
   async function confirm(transaction: ScbTransaction): Promise<void> {
@@ -232,6 +235,7 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
       const accessToken = randomBytes(24).toString('hex');
       const expiresAt = Math.floor(Date.now() / 1000) + tokenLifetime;
       tokens.set(accessToken, expiresAt * 1000);
+      tokensIssued++;
       return send(res, 200, { ...scbStatus(1000, 'Success'), data: { accessToken, tokenType: 'Bearer', expiresIn: tokenLifetime, expiresAt } });
     }
     if (req.method === 'GET' && url.pathname === '/v1/payment/billpayment/inquiry') {
@@ -280,6 +284,9 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
     knobs,
     transactions,
     callbackAttempts,
+    get tokensIssued() {
+      return tokensIssued;
+    },
     pay,
     setCallbackUrl: (url) => void (callbackUrl = url),
     reverse(transactionId) {

@@ -1,5 +1,5 @@
 import { parse } from 'promptparse';
-import { LOCAL_BANK, startBankSimulator, type BankSimulator, type Knobs } from '../../../scripts/bank-simulator/simulator.js';
+import { LOCAL_BANK, startBankSimulator, type BankSimulator, type Knobs, type SimulatorOptions } from '../../../scripts/bank-simulator/simulator.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { apiClient, type ApiClient } from './http.js';
 import { startTestServer, type TestServer } from './test-server.js';
@@ -31,8 +31,10 @@ export interface LiveBank {
 }
 
 /** A server with BANK=scb, an SCB simulator as its bank (confirmations resent 100 ms apart), and a live merchant. */
-export async function startLiveBank(options: { clock?: Clock; env?: Record<string, string>; knobs?: Partial<Knobs>; retryDelayMs?: number } = {}): Promise<LiveBank> {
-  const bank = await startBankSimulator({ ...bankSettings, retryDelayMs: options.retryDelayMs ?? 100, knobs: options.knobs });
+export async function startLiveBank(
+  options: { clock?: Clock; env?: Record<string, string>; knobs?: Partial<Knobs>; retryDelayMs?: number; simulator?: Partial<SimulatorOptions> } = {},
+): Promise<LiveBank> {
+  const bank = await startBankSimulator({ ...bankSettings, retryDelayMs: options.retryDelayMs ?? 100, knobs: options.knobs, ...options.simulator });
   const server = await startTestServer({ clock: options.clock, env: scbEnv(bank, options.env) });
   bank.setCallbackUrl(callbackUrlOf(server.url));
   const api = apiClient(server.url, await server.merchant({ mode: 'live' }));

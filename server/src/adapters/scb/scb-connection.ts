@@ -7,7 +7,7 @@ export interface ScbSettings {
   apiKey: string;
   apiSecret: string;
   billerId: string;
-  /** Each call to the bank gives up after this long (the confirmation endpoint must answer within 5 s). */
+  /** Each call to the bank gives up after this long: token, inquiry and a second date fit in the bank's 5 s. */
   timeoutMs?: number;
 }
 
@@ -30,13 +30,14 @@ interface ScbAnswer {
  * inquiry. Secrets travel only in the token request; nothing here logs.
  */
 export function scbBankConnection(settings: ScbSettings): BankConnection {
-  const timeoutMs = settings.timeoutMs ?? 2_000;
+  const timeoutMs = settings.timeoutMs ?? 1_500;
   let token: { value: string; renewAt: number } | null = null;
   let pendingToken: Promise<string> | null = null;
 
   async function call(path: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown }): Promise<ScbAnswer> {
     let lastError: unknown;
-    // Bounded retries: a network failure or a 5xx is tried once more; any other answer is the bank's word.
+    // Bounded retries: a refused connection or a 5xx is tried once more (a time-out has used the time up); any other
+    // answer is the bank's word.
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
         const response = await fetch(`${settings.apiBaseUrl}${path}`, {
@@ -57,6 +58,7 @@ export function scbBankConnection(settings: ScbSettings): BankConnection {
         return { httpStatus: response.status, code: Number.isFinite(code) ? code : null, data: body?.data };
       } catch (error) {
         lastError = error;
+        if ((error as Error).name === 'TimeoutError') break;
       }
     }
     throw new BankUnavailableError(`The SCB API did not answer ${path.split('?')[0]}: ${(lastError as Error | undefined)?.message ?? 'server error'}`);
