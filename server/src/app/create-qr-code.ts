@@ -69,7 +69,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
 }
 
 /** The service's fixed mark in ref2 of live bill payments. */
-export const LIVE_QR_REF2 = 'PQR';
+const LIVE_QR_REF2 = 'PQR';
 
 /**
  * Test keys pay the merchant's own (sandbox) account; live keys pay the deployment's biller account, with the
