@@ -256,7 +256,9 @@ function checkOperations(section: 'paths' | 'webhooks'): number {
       }
       if (section === 'webhooks') continue; // the receiver's answers: no envelope, no Request-Id
 
-      const isPost = method === 'post';
+      // The bank's callback is outside the merchant API: idempotent by the bank's transaction id, not Idempotency-Key.
+      const merchantApi = !(Array.isArray(operation['security']) && operation['security'].length === 0);
+      const isPost = method === 'post' && merchantApi;
       if (isPost) {
         if (!params.some((parameter) => hasRef(parameter, IDEMPOTENCY_KEY_REF))) failures.push(`${where}: POST without the IdempotencyKey parameter`);
         for (const status of ['409', '413']) if (!(status in responses)) failures.push(`${where}: POST without a ${status} response`);

@@ -8,6 +8,7 @@
  *   instances  two servers + two workers on one database: one payment per key, no delivery attempt made twice
  *   fuzz       >= 10,000 generated hostile requests (--short: 1,000): no 5xx, every error in the envelope, memory flat
  *   scale      1,000,000 transactions for one merchant: list latency at 10k, 100k and 1M rows, EXPLAIN of the slow ones
+ *   bank       1,000 live payments through the SCB simulator, 10 % of callbacks dropped, 10 % duplicated, one SIGKILL
  *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short)
  *
  * Each drill prints a result table (PASS/FAIL per guarantee, figures without a verdict) and the run exits 1 when any
@@ -23,6 +24,7 @@ const DRILLS: Record<string, () => Promise<Drill>> = {
   instances: async () => (await import('./instances.js')).instancesDrill,
   fuzz: async () => (await import('./fuzz.js')).fuzzDrill,
   scale: async () => (await import('./scale.js')).scaleDrill,
+  bank: async () => (await import('./bank.js')).bankDrill,
 };
 const CI_SUBSET = ['fuzz', 'instances', 'crash'];
 

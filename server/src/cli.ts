@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createMerchant } from './app/merchants.js';
+import { printUnmatchedBankTransactions } from './cli-bank.js';
 import { ConfigError, loadConfig } from './config.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
@@ -14,6 +15,9 @@ ${PAYOUT_USAGE}
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
   --live          issue a live key (sk_live_...); needs a PromptPay or biller id
   --json          print {"merchant_id", "api_key"} only
+       npm run cli -- bank unmatched [--json]
+
+  bank unmatched  money the bank received that settled no payment (wrong amount, unknown ref1, late), newest first
 Runs against DATABASE_URL when set, otherwise the embedded database in .data/ (stop the server first).`;
 
 function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; live?: boolean }): PromptPayAccount {
@@ -49,6 +53,10 @@ async function cli(): Promise<void> {
       ...payoutOptions,
     },
   });
+  if (!values.help && positionals.join(' ') === 'bank unmatched') {
+    const runtime = await openRuntime(loadConfig(), {});
+    return printUnmatchedBankTransactions(runtime, values.json).finally(() => runtime.close());
+  }
   if (values.help || positionals.join(' ') !== 'merchants create') {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);

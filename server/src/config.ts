@@ -14,7 +14,13 @@ export interface Config {
   logLevel: string;
   /** How long a succeeded payment's money stays pending before it can be withdrawn. */
   settlementDelayMs: number;
+  bank: BankConfig;
 }
+
+/** BANK=sandbox (default): live keys cannot take QR payments. BANK=scb: the SCB connection, all of it required. */
+export type BankConfig =
+  | { kind: 'sandbox' }
+  | { kind: 'scb'; apiBaseUrl: string; apiKey: string; apiSecret: string; billerId: string; callbackToken: string; reconcileIntervalMs: number };
 
 export class ConfigError extends Error {}
 
@@ -53,6 +59,29 @@ function url(raw: string, name: string, protocols: string[]): string {
   throw new ConfigError(`${name}: '${raw}' must be a ${protocols.join(' or ')} URL.`);
 }
 
+function required(env: NodeJS.ProcessEnv, name: string, rule: RegExp, what: string): string {
+  const raw = env[name];
+  if (!raw) throw new ConfigError(`${name} is required with BANK=scb (${what}).`);
+  // The value itself stays out of the message: it may be a secret.
+  if (!rule.test(raw)) throw new ConfigError(`${name} must be ${what}.`);
+  return raw;
+}
+
+function bankConfig(env: NodeJS.ProcessEnv): BankConfig {
+  const kind = env.BANK || 'sandbox';
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'scb') throw new ConfigError(`BANK: '${kind}' must be 'sandbox' or 'scb'.`);
+  return {
+    kind,
+    apiBaseUrl: url(required(env, 'SCB_API_BASE_URL', /./, 'the http(s) base URL of the SCB API'), 'SCB_API_BASE_URL', ['http:', 'https:']).replace(/\/+$/, ''),
+    apiKey: required(env, 'SCB_API_KEY', /^\S+$/, 'the API key of the SCB application'),
+    apiSecret: required(env, 'SCB_API_SECRET', /^\S+$/, 'the API secret of the SCB application'),
+    billerId: required(env, 'SCB_BILLER_ID', /^\d{15}$/, 'the 15-digit biller id'),
+    callbackToken: required(env, 'SCB_CALLBACK_TOKEN', /^[A-Za-z0-9_-]{32,}$/, 'at least 32 characters of A-Z, a-z, 0-9, _ and -'),
+    reconcileIntervalMs: integer(env, 'BANK_RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -70,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),
     logLevel: env.LOG_LEVEL || 'info',
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
+    bank: bankConfig(env),
   };
 }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
+import { reconcileBankPayments } from './app/bank-payments.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
@@ -12,6 +13,7 @@ import { lockDataDir } from './adapters/postgres/embedded-lock.js';
 import { deliveryQueue } from './adapters/postgres/repositories/delivery-queue.js';
 import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { renderQrImage } from './adapters/promptpay/qr-image.js';
+import { scbBankConnection } from './adapters/scb/scb-connection.js';
 import { sandboxBank } from './adapters/sandbox/sandbox-bank.js';
 import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.js';
 import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
@@ -70,6 +72,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       ids: randomIds,
       apiKeys: sha256ApiKeys,
       bank: overrides.bank ?? sandboxBank,
+      bankConnection: config.bank.kind === 'scb' ? scbBankConnection(config.bank) : null,
       cardProcessors: { test: sandboxCardProcessor, live: null },
       settlementDelayMs: config.settlementDelayMs,
       payoutRails: { sandbox: sandboxPayoutRail, bulkTransfer: bulkTransferCsv },
@@ -101,6 +104,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     renderQrImage,
     webhooks: {},
     validateResponses: overrides.validateResponses ?? false,
+    bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
     isReady: async () => {
       await runtime.db.knex.raw('select 1');
       return true;
@@ -163,6 +167,27 @@ export function startPayoutWork(runtime: Runtime): () => Promise<void> {
   };
 }
 
+/** With BANK=scb, every server and worker reconciles live payments with the bank, whatever WEBHOOK_DISPATCHER says. */
+export function startBankReconciliation(runtime: Runtime): () => Promise<void> {
+  const { bank } = runtime.config;
+  if (bank.kind !== 'scb') return async () => undefined;
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const round = () => {
+    running = reconcileBankPayments(runtime.services, bank.reconcileIntervalMs)
+      .catch((error: unknown) => runtime.logger.warn({ err: error }, 'bank reconciliation failed; retrying'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(round, bank.reconcileIntervalMs);
+      });
+  };
+  let timer = setTimeout(round, bank.reconcileIntervalMs);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
+
 /** Requests Node cannot even parse (headers over 64 KiB, a broken request line) still get the error envelope. */
 function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy();
@@ -197,6 +222,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const runtime = await openRuntime(config, overrides);
   const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
   const stopPayouts = startPayoutWork(runtime);
+  const stopReconciliation = startBankReconciliation(runtime);
   // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);
@@ -211,8 +237,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await stopBackground();
-      await stopPayouts();
+      await Promise.all([stopBackground(), stopPayouts(), stopReconciliation()]);
       await runtime.close();
     },
   };
@@ -245,6 +270,20 @@ async function greet(running: RunningServer): Promise<void> {
       `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -H 'Idempotency-Key: order-1001' -d '{"amount": 15000, "currency": "THB", "reference": "ORDER-1001"}'`,
       '',
       `Then open the qr_image_url it returns, and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
+      '',
+    ].join('\n'),
+  );
+  if (runtime.config.bank.kind === 'scb') await greetLive(running, base);
+}
+
+/** With a bank connection, a first start also makes a live merchant, to try the live flow (README, "Going live"). */
+async function greetLive(running: RunningServer, base: string): Promise<void> {
+  const { apiKey } = await createMerchant(running.runtime.services, { name: 'Live merchant', mode: 'live', account: { kind: 'promptpay_id', id: '0812345678' } });
+  console.log(
+    [
+      `Live merchant created (BANK=scb). Its live API key (shown once): ${apiKey}`,
+      'Create a live QR code and pay it at the bank simulator (npm run bank-simulator):',
+      `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -d '{"amount": 15000, "currency": "THB"}' | curl -s -X POST http://127.0.0.1:4100/simulate/pay -H 'Content-Type: application/json' -d @-`,
       '',
     ].join('\n'),
   );

@@ -1,12 +1,13 @@
 import { loadConfig } from './config.js';
-import { openRuntime, runEntryPoint, startBackgroundWork, startPayoutWork } from './main.js';
+import { openRuntime, runEntryPoint, startBackgroundWork, startBankReconciliation, startPayoutWork } from './main.js';
 
-/** `npm run worker`: the expiry sweeper and webhook dispatcher alone, sharing the database with any servers. */
+/** `npm run worker`: the background jobs (expiry sweeper, webhook dispatcher, bank reconciliation) without the API. */
 async function worker(): Promise<void> {
   const runtime = await openRuntime(loadConfig());
   const stopBackground = startBackgroundWork(runtime);
   const stopPayouts = startPayoutWork(runtime);
-  const stop = () => Promise.all([stopBackground(), stopPayouts()]);
+  const stopReconciliation = startBankReconciliation(runtime);
+  const stop = () => Promise.all([stopBackground(), stopPayouts(), stopReconciliation()]);
   runtime.logger.info(`worker running (${runtime.db.kind} database)`);
   const shutdown = async () => {
     await stop();

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwaggerMockValidatorFactory, type ValidationResultItem } from '@pactflow/swagger-mock-validator';
 import { describe, expect, it } from 'vitest';
-import { operations, SERVED_PATHS_CONTRACT } from '../support/contract.js';
+import { merchantOperations, SERVED_PATHS_CONTRACT } from '../support/contract.js';
 import { PACTS_DIR } from '../support/pact.js';
 
 const explain = (item: ValidationResultItem): string =>
@@ -34,7 +34,7 @@ describe('the pacts the SDK wrote, judged by the served-paths contract the contr
     const interactions = pactFiles.flatMap(
       (file) => (JSON.parse(readFileSync(join(PACTS_DIR, file), 'utf8')) as { interactions: { request: { method: string; path: string }; response: { status: number } }[] }).interactions,
     );
-    const uncovered = operations
+    const uncovered = merchantOperations
       .filter((op) => {
         const path = new RegExp(`^${op.servedPath.replace(/\{\w+\}/g, '[^/]+')}$`);
         return !interactions.some((i) => i.request.method === op.method.toUpperCase() && path.test(i.request.path) && i.response.status < 300);

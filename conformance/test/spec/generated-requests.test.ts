@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mutationOf, valueOf, type Hints } from '../support/arbitraries.js';
 import { contractProblems } from '../support/contract-check.js';
-import { operations, type Operation } from '../support/contract.js';
+import { merchantOperations, type Operation } from '../support/contract.js';
 import { send } from '../support/http.js';
 import { seeder } from '../support/seed.js';
 import { startService, type Service } from '../support/service.js';
@@ -95,7 +95,7 @@ function requestOf(op: Operation, pools: Pools) {
 }
 
 describe('the service answers a broad generated set of requests only as the contract documents', () => {
-  it.each(operations.map((op) => [op.operationId, op] as const))('%s', async (_name, op) => {
+  it.each(merchantOperations.map((op) => [op.operationId, op] as const))('%s', async (_name, op) => {
     const pools = await seedPools();
     const seen = new Map<number, number>();
     await fc.assert(

@@ -86,6 +86,9 @@ export const operations: Operation[] = Object.entries(contract.paths).flatMap(([
   }),
 );
 
+/** What merchants call (through the SDK); the bank's confirmation callback is not: spec/bank-confirmation.test.ts checks it. */
+export const merchantOperations: Operation[] = operations.filter((op) => op.operationId !== 'confirmBankPayment');
+
 export const operation = (operationId: string): Operation => {
   const found = operations.find((op) => op.operationId === operationId);
   if (!found) throw new Error(`the contract has no operation ${operationId}`);

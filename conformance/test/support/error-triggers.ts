@@ -1,3 +1,4 @@
+import { bankSettings } from '../../../server/test/support/bank.js';
 import { send, type Api, type Exchange } from './http.js';
 
 /** What a merchant has when the errors are driven: records in each state the errors need. */
@@ -141,5 +142,9 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}?expand=1`),
     401: unauthorized('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
     404: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
+  },
+  confirmBankPayment: {
+    400: (f) => send(f.base, 'POST', `/bank/scb/confirmations/${bankSettings.callbackToken}`, { body: { transactionId: 'T1' } }),
+    404: (f) => send(f.base, 'POST', '/bank/scb/confirmations/not-the-token', { body: {} }),
   },
 };

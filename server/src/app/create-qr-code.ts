@@ -1,8 +1,9 @@
 import type { Merchant } from '../domain/merchant.js';
+import { DomainError } from '../domain/errors.js';
 import { assertMetadata } from '../domain/metadata.js';
 import { assertChargeable, assertCurrency } from '../domain/money.js';
 import type { Metadata, Payment } from '../domain/payment.js';
-import { buildPromptPayPayload } from '../domain/promptpay-payload.js';
+import { buildPromptPayPayload, type PromptPayPayloadInput } from '../domain/promptpay-payload.js';
 import { DEFAULT_EXPIRY_MINUTES, expiresAtFor, type QrCode } from '../domain/qr-code.js';
 import type { Repositories } from '../ports/repositories.js';
 import { saveNewPayment } from './payment-state.js';
@@ -26,6 +27,8 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
   const metadata = request.metadata ?? {};
   assertMetadata(metadata);
 
+  const payee = payeeOf(s, merchant);
+
   const now = s.clock.now();
   const expiresAt = expiresAtFor(now, request.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES);
   const paymentId = s.ids.next('payment');
@@ -34,7 +37,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
     id: s.ids.next('qrCode'),
     merchantId: merchant.id,
     paymentId,
-    qrData: buildPromptPayPayload({ account: merchant.account, amountSatang: request.amount, reference: bankReference }),
+    qrData: buildPromptPayPayload({ ...payee, amountSatang: request.amount, reference: bankReference }),
     bankReference,
     expiresAt,
     createdAt: now,
@@ -61,5 +64,21 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
   };
   await saveNewPayment(tx, s, payment);
   await tx.qrCodes.insert(qrCode);
+  if (merchant.mode === 'live') await tx.bankChecks.watch({ paymentId, ref1: bankReference, createdAt: now });
   return { qrCode, payment };
+}
+
+/** The service's fixed mark in ref2 of live bill payments. */
+const LIVE_QR_REF2 = 'PQR';
+
+/**
+ * Test keys pay the merchant's own (sandbox) account; live keys pay the deployment's biller account, with the
+ * payment's bank reference as ref1, so that the bank's confirmation names the payment.
+ */
+function payeeOf(s: Services, merchant: Merchant): Pick<PromptPayPayloadInput, 'account' | 'ref2'> {
+  if (merchant.mode === 'test') return { account: merchant.account };
+  if (!s.bankConnection) {
+    throw new DomainError('qr_payments_unavailable', 'QR payments are not enabled for live keys on this deployment (no bank connection is configured); use a test key.');
+  }
+  return { account: { kind: 'biller_id', billerId: s.bankConnection.billerId }, ref2: LIVE_QR_REF2 };
 }

@@ -1,6 +1,6 @@
 import type { Mode } from '../domain/merchant.js';
 import type { ApiKeys } from '../ports/api-keys.js';
-import type { CustomerBank } from '../ports/bank.js';
+import type { BankConnection, CustomerBank } from '../ports/bank.js';
 import type { CardProcessor } from '../ports/card-processor.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
@@ -15,6 +15,8 @@ export interface Services {
   ids: IdGenerator;
   apiKeys: ApiKeys;
   bank: CustomerBank;
+  /** The live bank connection (BANK=scb); null: live keys cannot take QR payments. */
+  bankConnection: BankConnection | null;
   /** A card processor per key mode; null where none is configured (live, by default). */
   cardProcessors: Record<Mode, CardProcessor | null>;
   /** How long a succeeded payment's money stays `pending` (SETTLEMENT_DELAY). */

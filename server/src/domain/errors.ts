@@ -8,6 +8,7 @@ export const errorCodes = [
   'invalid_url',
   'invalid_token',
   'card_payments_unavailable',
+  'qr_payments_unavailable',
   'authentication_failed',
   'payment_not_found',
   'refund_not_found',

@@ -12,6 +12,7 @@ export const idPrefixes = {
   request: 'req',
   withdrawal: 'wd',
   balanceTransaction: 'bt',
+  bankTransaction: 'btx',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

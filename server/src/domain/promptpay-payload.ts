@@ -8,6 +8,8 @@ export type PromptPayPayloadInput = {
   account: PromptPayAccount;
   amountSatang: number;
   reference: string;
+  /** Bill payments only: ref2, a fixed mark of the service. */
+  ref2?: string;
 };
 
 const CREDIT_TRANSFER_AID = 'A000000677010111';
@@ -30,7 +32,7 @@ export function isValidBillerId(billerId: string): boolean {
 }
 
 export function buildPromptPayPayload(input: PromptPayPayloadInput): string {
-  const { account, amountSatang, reference } = input;
+  const { account, amountSatang, reference, ref2 } = input;
   if (!REFERENCE_PATTERN.test(reference)) {
     throw new Error('PromptPay reference must be 1 to 20 characters of A-Z and 0-9');
   }
@@ -38,7 +40,7 @@ export function buildPromptPayPayload(input: PromptPayPayloadInput): string {
   const body =
     field('00', '01') +
     field('01', '12') +
-    merchantAccount(account, reference) +
+    merchantAccount(account, reference, ref2) +
     field('53', THB_NUMERIC_CODE) +
     field('54', formatThbAmount(amountSatang)) +
     field('58', 'TH') +
@@ -49,12 +51,13 @@ export function buildPromptPayPayload(input: PromptPayPayloadInput): string {
   return withCrcHeader + crc16CcittFalse(withCrcHeader);
 }
 
-function merchantAccount(account: PromptPayAccount, reference: string): string {
+function merchantAccount(account: PromptPayAccount, reference: string, ref2?: string): string {
   if (account.kind === 'biller_id') {
     if (!isValidBillerId(account.billerId)) {
       throw new Error('PromptPay biller id must be 15 digits');
     }
-    return field('30', field('00', BILL_PAYMENT_AID) + field('01', account.billerId) + field('02', reference));
+    const mark = ref2 === undefined ? '' : field('03', ref2);
+    return field('30', field('00', BILL_PAYMENT_AID) + field('01', account.billerId) + field('02', reference) + mark);
   }
   return field('29', field('00', CREDIT_TRANSFER_AID) + proxy(account.id));
 }

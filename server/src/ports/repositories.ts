@@ -1,3 +1,4 @@
+import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason } from '../domain/bank-transaction.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
@@ -90,6 +91,40 @@ export interface IdempotencyStore {
   purgeOlderThan(cutoff: Date): Promise<number>;
 }
 
+/** A bank transaction as recorded: settling its payment, or unmatched with the reason. */
+export interface RecordedBankTransaction {
+  id: string;
+  transaction: BankTransaction;
+  paymentId: string | null;
+  merchantId: string | null;
+  unmatchedReason: UnmatchedReason | null;
+  recordedAt: Date;
+}
+
+export interface BankTransactionRepository {
+  /** The live payment whose QR code carries this bank reference (ref1). */
+  livePaymentOf(ref1: string): Promise<{ merchantId: string; paymentId: string } | null>;
+  /** Records the bank's transaction once; false (and nothing written) when its transactionId is recorded already. */
+  record(recorded: RecordedBankTransaction): Promise<boolean>;
+  listUnmatched(limit: number): Promise<UnmatchedBankTransaction[]>;
+  countUnmatched(): Promise<number>;
+}
+
+/** A live payment that reconciliation asks the bank about. */
+export interface BankCheck {
+  paymentId: string;
+  ref1: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+}
+
+export interface BankCheckQueue {
+  /** Reconciliation watches a new live payment while it is pending and for 24 h after it expired. */
+  watch(check: Omit<BankCheck, 'expiresAt'>): Promise<void>;
+  /** Checks due now, leased for `leaseMs` so that other instances skip them. */
+  claimDue(now: Date, leaseMs: number, expiredSince: Date, limit: number): Promise<BankCheck[]>;
+}
+
 export interface Repositories {
   merchants: MerchantRepository;
   qrCodes: QrCodeRepository;
@@ -103,6 +138,8 @@ export interface Repositories {
   balances: BalanceRepository;
   withdrawals: WithdrawalRepository;
   refundPayouts: RefundPayoutRepository;
+  bankTransactions: BankTransactionRepository;
+  bankChecks: BankCheckQueue;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */

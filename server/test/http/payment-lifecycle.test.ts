@@ -88,13 +88,12 @@ describe('payment state machine through the test helpers', () => {
     expect(await transactionOf(overdue)).toMatchObject([{ type: 'failed', status: 'failed' }]);
   });
 
-  it('test helpers do not exist for live keys (404)', async () => {
+  it('live keys get no QR code without a bank connection (BANK=sandbox): 400 qr_payments_unavailable, nothing created', async () => {
     const live = apiClient(server.url, await server.merchant({ mode: 'live' }));
     const qr = await live.post('/Thai/v1/qr-codes', { amount: 50000, currency: 'THB' });
-    expect(qr.status).toBe(200);
-    const res = await live.post(`/Thai/v1/test/payments/${qr.body.payment_id}/succeed`);
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('payment_not_found');
+    expect(qr.status).toBe(400);
+    expect(qr.body.error).toMatchObject({ code: 'qr_payments_unavailable', type: 'validation_error' });
+    expect((await live.get('/Thai/v1/payments')).body.total).toBe(0);
   });
 
   it('answers 404 payment_not_found for an unknown payment, on both paths', async () => {

@@ -8,6 +8,7 @@ import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
 import { requestId } from './request-context.js';
 import { balanceRoutes } from './routes/balance-routes.js';
+import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
@@ -21,6 +22,8 @@ export interface AppDeps {
   webhooks: WebhookRouteDeps;
   /** Validate every response against the contract too (tests); a mismatch becomes a 500. */
   validateResponses?: boolean;
+  /** The secret path segment of the bank's confirmation callback (BANK=scb); null: no bank connection. */
+  bankCallbackToken?: string | null;
   /** Readiness: can the service reach its database? */
   isReady: () => Promise<boolean>;
 }
@@ -58,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(jsonBody());
   app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
+  app.use(BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes(s, deps.bankCallbackToken ?? null));
   // The API under each base path: authenticated, validated against the contract's paths served there, routed.
   const authenticated = requireApiKey(s);
   const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), balanceRoutes(s)];

@@ -12,6 +12,7 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   invalid_parameters: [400, 'validation_error'],
   invalid_token: [400, 'validation_error'],
   card_payments_unavailable: [400, 'validation_error'],
+  qr_payments_unavailable: [400, 'validation_error'],
   authentication_failed: [401, 'authentication_error'],
   insufficient_funds: [402, 'payment_error'],
   card_declined: [402, 'payment_error'],

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bankConnectionTables } from './bank-migration.js';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 import { balanceMigration } from './v11-balance-migration.js';
 
@@ -189,6 +190,7 @@ const migrations: Migration[] = [
     },
   },
   balanceMigration,
+  { name: 'v11_bank_connection', up: bankConnectionTables },
 ];
 
 const migrationSource: Knex.MigrationSource<Migration> = {

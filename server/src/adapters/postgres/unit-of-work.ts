@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
+import { bankCheckQueue, bankTransactionRepository } from './repositories/bank.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventOutbox } from './repositories/events.js';
 import { idempotencyStore, storeIfKeyFree } from './repositories/idempotency.js';
@@ -28,6 +29,8 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   balances: balanceRepository(db),
   withdrawals: withdrawalRepository(db),
   refundPayouts: refundPayoutRepository(db),
+  bankTransactions: bankTransactionRepository(db),
+  bankChecks: bankCheckQueue(db, insert),
 });
 
 const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
@@ -52,6 +55,8 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
     // Ledger writes go with locks and updates: always in a transaction.
     balances: { ...repos.balances, lock: notHeld('balances.lock'), adjust: notHeld('balances.adjust'), append: notHeld('balances.append') },
+    bankTransactions: { ...repos.bankTransactions, record: notHeld('bankTransactions.record') },
+    bankChecks: { ...repos.bankChecks, claimDue: notHeld('bankChecks.claimDue') },
   };
 }
 

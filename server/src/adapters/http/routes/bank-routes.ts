@@ -1,0 +1,27 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Router } from 'express';
+import { confirmBankPayment } from '../../../app/bank-payments.js';
+import type { Services } from '../../../app/services.js';
+import { DomainError } from '../../../domain/errors.js';
+
+export const BANK_CONFIRMATIONS_PATH = '/bank/scb/confirmations';
+
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/**
+ * The bank's payment-confirmation callback, outside the merchant API: no API key, only the secret token in the URL
+ * registered with the bank. A wrong token is an unknown route. The bank expects `resCode` "00" to stop retrying.
+ */
+export function bankConfirmationRoutes(s: Services, callbackToken: string | null): Router {
+  const router = Router();
+  const expected = callbackToken === null ? null : digest(callbackToken);
+  router.post('/:token', async (req, res) => {
+    res.locals.loggedPath = `${BANK_CONFIRMATIONS_PATH}/[token]`;
+    if (!expected || !timingSafeEqual(digest(String(req.params.token)), expected)) {
+      throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
+    }
+    const { transactionId } = await confirmBankPayment(s, req.body);
+    res.json({ resCode: '00', resDesc: 'success', transactionId });
+  });
+  return router;
+}

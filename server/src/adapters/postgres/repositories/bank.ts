@@ -1,0 +1,93 @@
+import type { UnmatchedBankTransaction, UnmatchedReason } from '../../../domain/bank-transaction.js';
+import type { BankCheck, BankCheckQueue, BankTransactionRepository } from '../../../ports/repositories.js';
+import { insertNow, type Db, type Insert } from './query.js';
+
+interface UnmatchedRow {
+  id: string;
+  bank_transaction_id: string;
+  unmatched_reason: UnmatchedReason;
+  ref1: string;
+  amount: string;
+  payment_id: string | null;
+  paid_at: Date;
+  recorded_at: Date;
+}
+
+export const bankTransactionRepository = (db: Db): BankTransactionRepository => ({
+  async livePaymentOf(ref1) {
+    const row = await db('qr_codes as q')
+      .join('merchants as m', 'm.id', 'q.merchant_id')
+      .where({ 'q.bank_reference': ref1, 'm.mode': 'live' })
+      .first<{ merchant_id: string; payment_id: string } | undefined>('q.merchant_id', 'q.payment_id');
+    return row ? { merchantId: row.merchant_id, paymentId: row.payment_id } : null;
+  },
+  async record({ id, transaction: t, paymentId, merchantId, unmatchedReason, recordedAt }) {
+    const inserted = await db('bank_transactions')
+      .insert({
+        id,
+        bank_transaction_id: t.transactionId,
+        ref1: t.ref1,
+        ref2: t.ref2,
+        amount: String(t.amount),
+        biller_id: t.billerId,
+        payer_name: t.payerName,
+        payer_account: t.payerAccount,
+        sending_bank_code: t.sendingBankCode,
+        paid_at: t.paidAt,
+        payment_id: paymentId,
+        merchant_id: merchantId,
+        unmatched_reason: unmatchedReason,
+        recorded_at: recordedAt,
+      })
+      .onConflict('bank_transaction_id')
+      .ignore()
+      .returning('id');
+    return inserted.length > 0;
+  },
+  async listUnmatched(limit) {
+    const rows = await db<UnmatchedRow>('bank_transactions').whereNotNull('unmatched_reason').orderBy([{ column: 'recorded_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+    return rows.map(
+      (r): UnmatchedBankTransaction => ({
+        id: r.id,
+        transactionId: r.bank_transaction_id,
+        reason: r.unmatched_reason,
+        ref1: r.ref1,
+        amount: r.amount,
+        paymentId: r.payment_id,
+        paidAt: r.paid_at,
+        recordedAt: r.recorded_at,
+      }),
+    );
+  },
+  async countUnmatched() {
+    const [row] = await db('bank_transactions').whereNotNull('unmatched_reason').count<{ count: string | number }[]>({ count: '*' });
+    return Number(row?.count ?? 0);
+  },
+});
+
+export const bankCheckQueue = (db: Db, insert: Insert = insertNow(db)): BankCheckQueue => ({
+  async watch({ paymentId, ref1, createdAt }) {
+    await insert('bank_checks', { payment_id: paymentId, bank_reference: ref1, created_at: createdAt, due_at: createdAt });
+  },
+  async claimDue(now, leaseMs, expiredSince, limit) {
+    // Checks whose payment settled, failed or expired over a day ago are done: they go, so rounds stay small.
+    await db.raw(
+      `DELETE FROM bank_checks WHERE payment_id IN (
+         SELECT c.payment_id FROM bank_checks c JOIN payments p ON p.id = c.payment_id
+         WHERE c.due_at <= ? AND NOT (p.status = 'pending' OR (p.status = 'expired' AND p.updated_at >= ?))
+         LIMIT 1000 FOR UPDATE OF c SKIP LOCKED)`,
+      [now, expiredSince],
+    );
+    // A lease, as deliveries take theirs: each due check goes to one instance, which returns to it after the lease.
+    const { rows } = await db.raw<{ rows: { payment_id: string; bank_reference: string; created_at: Date; expires_at: Date | null }[] }>(
+      `UPDATE bank_checks c SET due_at = ?
+       FROM (SELECT c2.payment_id, p.expires_at FROM bank_checks c2 JOIN payments p ON p.id = c2.payment_id
+             WHERE c2.due_at <= ? AND (p.status = 'pending' OR (p.status = 'expired' AND p.updated_at >= ?))
+             ORDER BY c2.due_at LIMIT ? FOR UPDATE OF c2 SKIP LOCKED) due
+       WHERE c.payment_id = due.payment_id
+       RETURNING c.payment_id, c.bank_reference, c.created_at, due.expires_at`,
+      [new Date(now.getTime() + leaseMs), now, expiredSince, limit],
+    );
+    return rows.map((r): BankCheck => ({ paymentId: r.payment_id, ref1: r.bank_reference, createdAt: new Date(r.created_at), expiresAt: r.expires_at && new Date(r.expires_at) }));
+  },
+});

@@ -1,0 +1,127 @@
+import {
+  inquiryDatesAround,
+  inquiryDatesBetween,
+  parseConfirmation,
+  payerOf,
+  sameAmount,
+  unmatchedReasonOf,
+  type BankTransaction,
+} from '../domain/bank-transaction.js';
+import { DomainError } from '../domain/errors.js';
+import { succeed } from '../domain/payment.js';
+import { BankUnavailableError, type BankConnection } from '../ports/bank.js';
+import type { BankCheck } from '../ports/repositories.js';
+import { savePaymentState } from './payment-state.js';
+import type { Services } from './services.js';
+
+/** What one bank transaction did: settled its payment, was already known, did not fit (unmatched), or was reversed. */
+export type BankOutcome = 'succeeded' | 'duplicate' | 'unmatched' | 'reversed';
+
+/**
+ * Applies one transaction the bank lists, exactly once: in one database transaction the bank transaction is recorded
+ * (unique by the bank's id) and, when it fits, its payment succeeds through the shared path (state, transaction row,
+ * event). Money that does not fit is recorded as unmatched and changes nothing else.
+ */
+export async function applyBankTransaction(s: Services, transaction: BankTransaction): Promise<BankOutcome> {
+  if (transaction.reversed) return 'reversed';
+  return s.uow.run(async (tx) => {
+    const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
+    // The payment row is locked first, so concurrent confirmations of one payment queue here.
+    const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
+    const reason = unmatchedReasonOf(payment, transaction);
+    const recorded = await tx.bankTransactions.record({
+      id: s.ids.next('bankTransaction'),
+      transaction,
+      paymentId: payment?.id ?? null,
+      merchantId: payment?.merchantId ?? null,
+      unmatchedReason: reason,
+      recordedAt: s.clock.now(),
+    });
+    if (!recorded) return 'duplicate';
+    if (reason || !payment) return 'unmatched';
+    const paid = succeed(payment, transaction.paidAt, payerOf(transaction));
+    await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
+    return 'succeeded';
+  });
+}
+
+function liveBank(s: Services): BankConnection {
+  if (!s.bankConnection) throw new DomainError('route_not_found', 'No bank connection is configured on this deployment.');
+  return s.bankConnection;
+}
+
+const notYetListed = () => new DomainError('service_unavailable', 'The bank does not list this transaction (yet), or cannot be asked right now; retry later.');
+
+/**
+ * The bank's confirmation callback. Its body is only a claim: the inquiry API must list a transaction with the same
+ * id, amount and biller before anything happens, and what is applied is the bank's listing, not the body.
+ */
+export async function confirmBankPayment(s: Services, body: unknown): Promise<{ transactionId: string; outcome: BankOutcome }> {
+  const bank = liveBank(s);
+  const claim = parseConfirmation(body);
+  if (!claim) {
+    throw new DomainError('invalid_request', 'Not a payment confirmation: expected a JSON object with transactionId, billPaymentRef1, transactionDateandTime (ISO 8601) and amount.');
+  }
+  if (claim.billerId !== null && claim.billerId !== bank.billerId) throw notYetListed();
+  let listed: BankTransaction | undefined;
+  try {
+    for (const date of inquiryDatesAround(claim.paidAt)) {
+      const found = await bank.listPaid(claim.ref1, date);
+      listed = found.find((t) => t.transactionId === claim.transactionId && t.billerId === bank.billerId && sameAmount(t.amount, claim.amount));
+      if (listed) break;
+    }
+  } catch (error) {
+    if (error instanceof BankUnavailableError) throw notYetListed();
+    throw error;
+  }
+  if (!listed) throw notYetListed();
+  return { transactionId: claim.transactionId, outcome: await applyBankTransaction(s, listed) };
+}
+
+export interface ReconciliationRound {
+  checked: number;
+  outcomes: Record<BankOutcome, number>;
+  /** Checks the bank could not answer; they come round again after their lease. */
+  unavailable: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * One round of reconciliation: asks the bank about live payments that are pending or expired in the last 24 h and
+ * applies what it lists by the confirmation's rules, so a lost callback delays a payment and never loses it.
+ * Each check is leased for `intervalMs`, so several instances share the work.
+ */
+export async function reconcileBankPayments(s: Services, intervalMs: number, batchSize = 100, concurrency = 8): Promise<ReconciliationRound> {
+  const bank = liveBank(s);
+  const round: ReconciliationRound = { checked: 0, outcomes: { succeeded: 0, duplicate: 0, unmatched: 0, reversed: 0 }, unavailable: 0 };
+  const check = async ({ ref1, createdAt, expiresAt }: BankCheck, now: Date) => {
+    round.checked++;
+    try {
+      for (const date of inquiryDatesBetween(createdAt, expiresAt && expiresAt < now ? expiresAt : now)) {
+        for (const transaction of await bank.listPaid(ref1, date)) {
+          if (transaction.billerId === bank.billerId) round.outcomes[await applyBankTransaction(s, transaction)]++;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof BankUnavailableError)) throw error;
+      round.unavailable++;
+    }
+  };
+  for (;;) {
+    const now = s.clock.now();
+    const due = await s.uow.repos.bankChecks.claimDue(now, intervalMs, new Date(now.getTime() - DAY_MS), batchSize);
+    // A few inquiries at a time: one slow answer does not hold up the rest of the batch.
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, async () => {
+      while (next < due.length) await check(due[next++]!, now);
+    }));
+    if (due.length < batchSize) return round;
+  }
+}
+
+/** For the operator (`bank unmatched`): money the bank received that settled no payment, newest first. */
+export const listUnmatchedBankTransactions = (s: Services, limit = 1_000) => s.uow.repos.bankTransactions.listUnmatched(limit);
+
+/** How many unmatched bank transactions there are (one cheap count, e.g. for a gauge). */
+export const countUnmatchedBankTransactions = (s: Services) => s.uow.repos.bankTransactions.countUnmatched();

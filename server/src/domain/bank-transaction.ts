@@ -1,0 +1,137 @@
+import type { Payer, Payment } from './payment.js';
+import type { Satang } from './money.js';
+
+/** Money the bank reports as paid to the deployment's biller account, as its inquiry API lists it. */
+export interface BankTransaction {
+  /** The bank's own id (SCB `transactionId`): a payment is applied at most once per id. */
+  transactionId: string;
+  /** The amount as the bank wrote it; see `parseBankAmount`. */
+  amount: string | number;
+  paidAt: Date;
+  ref1: string;
+  ref2: string | null;
+  billerId: string;
+  payerName: string | null;
+  payerAccount: string | null;
+  sendingBankCode: string | null;
+  /** The bank reversed it (`reverseFlag` "R"): never applied. */
+  reversed: boolean;
+}
+
+/** A bank confirmation as the bank posts it: only a claim, checked against the inquiry before anything happens. */
+export interface BankConfirmation {
+  transactionId: string;
+  ref1: string;
+  amount: string | number;
+  paidAt: Date;
+  billerId: string | null;
+}
+
+export type UnmatchedReason = 'amount_mismatch' | 'unknown_reference' | 'payment_not_pending' | 'payment_expired';
+
+/** Money the bank received that settles no payment, kept for the operator with the reason. */
+export interface UnmatchedBankTransaction {
+  id: string;
+  transactionId: string;
+  reason: UnmatchedReason;
+  ref1: string;
+  amount: string;
+  paymentId: string | null;
+  paidAt: Date;
+  recordedAt: Date;
+}
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/** "100", "100.00", 100 and "2.0100" are exact baht; a fraction of a satang, or anything else, is not money: null. */
+export function parseBankAmount(amount: unknown): Satang | null {
+  const text = typeof amount === 'number' ? (Number.isFinite(amount) ? String(amount) : '') : typeof amount === 'string' ? amount.trim() : '';
+  const match = DECIMAL.exec(text);
+  if (!match) return null;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (fraction.length > 2) return null;
+  const satang = BigInt(match[1]!) * 100n + BigInt(fraction.padEnd(2, '0'));
+  return satang <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(satang) : null;
+}
+
+/** The same money, whichever shape each side wrote it in. */
+export function sameAmount(a: unknown, b: unknown): boolean {
+  const left = parseBankAmount(a);
+  return left !== null ? left === parseBankAmount(b) : String(a) === String(b);
+}
+
+export function parseBankTime(text: unknown): Date | null {
+  if (typeof text !== 'string' || !ISO_8601.test(text)) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A body is a confirmation when it carries a string transactionId and billPaymentRef1, an ISO 8601 time and an amount. */
+export function parseConfirmation(body: unknown): BankConfirmation | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const b = body as Record<string, unknown>;
+  const paidAt = parseBankTime(b.transactionDateandTime);
+  const amountGiven = typeof b.amount === 'string' || typeof b.amount === 'number';
+  if (typeof b.transactionId !== 'string' || !b.transactionId || typeof b.billPaymentRef1 !== 'string' || !paidAt || !amountGiven) return null;
+  return {
+    transactionId: b.transactionId,
+    ref1: b.billPaymentRef1,
+    amount: b.amount as string | number,
+    paidAt,
+    billerId: typeof b.payeeProxyId === 'string' ? b.payeeProxyId : null,
+  };
+}
+
+const BANGKOK_OFFSET_MS = 7 * 3_600_000; // Thailand keeps UTC+7 all year
+const NEAR_MIDNIGHT_MS = 15 * 60_000;
+
+/** The bank files transactions under their date in Asia/Bangkok (YYYY-MM-DD). */
+export function bangkokDate(at: Date): string {
+  return new Date(at.getTime() + BANGKOK_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The dates to ask the inquiry about for a moment: its own, and the neighbouring one when it is near midnight. */
+export function inquiryDatesAround(at: Date): string[] {
+  return [...new Set([new Date(at.getTime() - NEAR_MIDNIGHT_MS), at, new Date(at.getTime() + NEAR_MIDNIGHT_MS)].map(bangkokDate))];
+}
+
+/** Every Bangkok date a payment could have been paid on, from its creation to its expiry (or now, if sooner). */
+export function inquiryDatesBetween(from: Date, to: Date): string[] {
+  const dates = new Set(inquiryDatesAround(from));
+  for (let t = from.getTime(); t < to.getTime(); t += 86_400_000) dates.add(bangkokDate(new Date(t)));
+  for (const date of inquiryDatesAround(to)) dates.add(date);
+  return [...dates].sort();
+}
+
+/** Thai bank codes and the short names merchants know them by; an unlisted code stands for itself. */
+const BANK_SHORT_NAMES: Record<string, string> = {
+  '002': 'BBL',
+  '004': 'KBANK',
+  '006': 'KTB',
+  '011': 'TTB',
+  '014': 'SCB',
+  '025': 'BAY',
+  '030': 'GSB',
+  '069': 'KKP',
+  '073': 'LHB',
+};
+
+export const bankShortName = (code: string): string => BANK_SHORT_NAMES[code] ?? code;
+
+export function payerOf(transaction: BankTransaction): Partial<Payer> {
+  return {
+    clientName: transaction.payerName || null,
+    clientBankName: transaction.sendingBankCode ? bankShortName(transaction.sendingBankCode) : null,
+    clientBankAccount: transaction.payerAccount || null,
+  };
+}
+
+/** Whether the bank's money settles this payment, or why it does not. */
+export function unmatchedReasonOf(payment: Payment | null, transaction: BankTransaction): UnmatchedReason | null {
+  if (!payment) return 'unknown_reference';
+  if (payment.status !== 'pending') return 'payment_not_pending';
+  if (payment.expiresAt && transaction.paidAt.getTime() >= payment.expiresAt.getTime()) return 'payment_expired';
+  if (parseBankAmount(transaction.amount) !== payment.amount) return 'amount_mismatch';
+  return null;
+}
