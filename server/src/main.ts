@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
+import { purgeExpiredWebhookData } from './app/events.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
@@ -119,6 +120,7 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     running = expireOverduePayments(runtime.services)
+      .then(() => purgeExpiredWebhookData(runtime.services))
       .catch((error: unknown) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'))
       .finally(() => {
         if (!stopped) timer = setTimeout(sweep, runtime.config.expirySweepIntervalMs);

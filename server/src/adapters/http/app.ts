@@ -7,8 +7,10 @@ import { requireApiKey } from './auth.js';
 import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
 import { requestId } from './request-context.js';
+import { eventRoutes } from './routes/event-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
+import { webhookManagementRoutes } from './routes/webhook-management-routes.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
 import { contractValidators, fromValidatorError } from './validation.js';
 
@@ -59,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
   // The API under each base path: authenticated, validated against the contract's paths served there, routed.
   const authenticated = requireApiKey(s);
-  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks)];
+  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s)];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
     app.use(basePath, Router().use(authenticated, validator, ...routes));
   }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
+import { webhooksSelfServiceMigration } from './webhooks-self-service-migration.js';
 
 interface Migration {
   name: string;
@@ -187,6 +188,7 @@ const migrations: Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION events_fan_out()`);
     },
   },
+  webhooksSelfServiceMigration,
 ];
 
 const migrationSource: Knex.MigrationSource<Migration> = {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
 import { deliveryRepository } from './repositories/deliveries.js';
+import { eventLog } from './repositories/event-log.js';
 import { eventOutbox } from './repositories/events.js';
 import { idempotencyStore, storeIfKeyFree } from './repositories/idempotency.js';
 import { merchantRepository } from './repositories/merchants.js';
@@ -19,6 +20,7 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   refunds: refundRepository(db, insert),
   transactions: transactionRepository(db, insert),
   events: eventOutbox(db, insert),
+  eventLog: eventLog(db),
   webhooks: webhookRepository(db, insert),
   deliveries: deliveryRepository(db),
   idempotency: idempotencyStore(db),
@@ -38,7 +40,16 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
       findById: (merchantId, id, options) => (options?.lock ? notHeld('a locking payments.findById')() : repos.payments.findById(merchantId, id)),
     },
     transactions: { ...repos.transactions, updatePaymentTransaction: notHeld('transactions.updatePaymentTransaction') },
-    webhooks: { ...repos.webhooks, delete: notHeld('webhooks.delete'), disable: notHeld('webhooks.disable') },
+    webhooks: {
+      ...repos.webhooks,
+      delete: notHeld('webhooks.delete'),
+      disable: notHeld('webhooks.disable'),
+      update: notHeld('webhooks.update'),
+      rotateSecret: notHeld('webhooks.rotateSecret'),
+      forgetExpiredSecrets: notHeld('webhooks.forgetExpiredSecrets'),
+    },
+    deliveries: { ...repos.deliveries, queueTest: notHeld('deliveries.queueTest'), redeliver: notHeld('deliveries.redeliver') },
+    eventLog: { ...repos.eventLog, purgeOlderThan: notHeld('eventLog.purgeOlderThan') },
     idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
   };
 }
