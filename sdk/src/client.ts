@@ -1,4 +1,5 @@
 import { RequestSender, type FetchFunction } from './http.js';
+import { Events } from './resources/events.js';
 import { Payments } from './resources/payments.js';
 import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
@@ -81,6 +82,8 @@ export class PaymentQrClient {
   readonly refunds: Refunds;
   readonly transactions: Transactions;
   readonly webhooks: Webhooks;
+  /** Every event of the last 30 days, as its webhook payload. */
+  readonly events: Events;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
   readonly testHelpers: TestHelpers;
 
@@ -98,6 +101,7 @@ export class PaymentQrClient {
     this.refunds = new Refunds(sender);
     this.transactions = new Transactions(sender);
     this.webhooks = new Webhooks(sender);
+    this.events = new Events(sender);
     this.testHelpers = new TestHelpers(sender);
   }
 }

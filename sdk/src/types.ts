@@ -24,13 +24,18 @@ export type WebhookSecret = Schemas['WebhookSecret'];
 export type DeletedWebhook = Schemas['DeletedWebhook'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type DeliveryEventType = Schemas['DeliveryEventType'];
+/** An event as `GET /events` reads it: exactly its webhook payload. */
+export type Event = Schemas['Event'];
 export type Currency = Schemas['Currency'];
 export type Metadata = Schemas['Metadata'];
 
 // Webhook events, discriminated by `event`.
 export type PaymentEvent = Schemas['PaymentEvent'];
 export type RefundEvent = Schemas['RefundEvent'];
-export type WebhookEvent = PaymentEvent | RefundEvent;
+/** Sent only on request (`webhooks.sendTest`), only to that endpoint. */
+export type TestEvent = Schemas['TestEvent'];
+export type WebhookEvent = PaymentEvent | RefundEvent | TestEvent;
 
 // Errors
 export type ErrorBody = Schemas['Error'];
@@ -49,11 +54,14 @@ export type CreateCardPaymentParams = Omit<Schemas['CreateCardPaymentRequest'], 
 export type SucceedTestPaymentParams = Schemas['SucceedTestPaymentRequest'];
 export type CreateRefundParams = Schemas['CreateRefundRequest'];
 export type CreateWebhookParams = Schemas['CreateWebhookRequest'];
+export type UpdateWebhookParams = Schemas['UpdateWebhookRequest'];
+export type RotateWebhookSecretParams = Schemas['RotateWebhookSecretRequest'];
 
 export type QrCodeImageParams = QueryOf<'getQrCodeImage'>;
 export type PaymentListParams = QueryOf<'listPayments'>;
 export type TransactionListParams = QueryOf<'listTransactions'>;
 export type WebhookListParams = QueryOf<'listWebhooks'>;
 export type WebhookDeliveryListParams = QueryOf<'listWebhookDeliveries'>;
+export type EventListParams = QueryOf<'listEvents'>;
 /** `limit` (1 to 100) and `offset` (0 or more), common to every list. */
 export type PageParams = { limit?: number; offset?: number };
