@@ -38,6 +38,8 @@ const ID_OF_STATE = {
   qr_code_id: [ID.qrCode, EXAMPLE.qrCodeId],
   refund_id: [ID.refund, EXAMPLE.refundId],
   webhook_id: [ID.webhook, EXAMPLE.webhookId],
+  event_id: [ID.event, EXAMPLE.eventId],
+  delivery_id: [ID.delivery, EXAMPLE.deliveryId],
 } as const;
 type StateId = keyof typeof ID_OF_STATE;
 
@@ -219,5 +221,22 @@ export function pendingDeliveryLike(eventType: string): Record<string, unknown> 
     next_attempt_at: timestamp(),
     delivered_at: null,
     created_at: timestamp(),
+  };
+}
+
+/** An event as the events API reads it: its webhook payload. */
+export function paymentEventLike(kind: string, status: string, amount: number): Record<string, unknown> {
+  return {
+    id: id('event', EXAMPLE.eventId),
+    event: equal(kind),
+    data: {
+      payment_id: id('payment', EXAMPLE.paymentId),
+      status: equal(status),
+      amount: integer(amount),
+      currency: equal('THB'),
+      reference: null,
+      metadata: like({ order_id: 'ORD-88213' }),
+    },
+    timestamp: timestamp(),
   };
 }
