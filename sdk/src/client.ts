@@ -1,5 +1,6 @@
 import { RequestSender, type FetchFunction } from './http.js';
 import { Balance } from './resources/balance.js';
+import { Events } from './resources/events.js';
 import { Payments } from './resources/payments.js';
 import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
@@ -91,6 +92,8 @@ export class PaymentQrClient {
   readonly webhooks: Webhooks;
   readonly balance: Balance;
   readonly withdrawals: Withdrawals;
+  /** Every event of the last 30 days, as its webhook payload. */
+  readonly events: Events;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
   readonly testHelpers: TestHelpers;
 
@@ -110,6 +113,7 @@ export class PaymentQrClient {
     this.webhooks = new Webhooks(sender);
     this.balance = new Balance(sender);
     this.withdrawals = new Withdrawals(sender);
+    this.events = new Events(sender);
     this.testHelpers = new TestHelpers(sender);
   }
 }

@@ -37,7 +37,7 @@ export interface SenderConfig {
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
 export interface ApiCall {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to the API base, without a leading slash: `payments/pay_...`. */
   path: string;
   query?: QueryParams | undefined;

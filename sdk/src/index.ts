@@ -7,6 +7,7 @@ export type { Payments } from './resources/payments.js';
 export type { Refunds } from './resources/refunds.js';
 export type { Transactions } from './resources/transactions.js';
 export type { Webhooks } from './resources/webhooks.js';
+export type { Events } from './resources/events.js';
 export type { TestHelpers } from './resources/test-helpers.js';
 export type { Balance as BalanceResource } from './resources/balance.js';
 export type { Withdrawals } from './resources/withdrawals.js';

@@ -24,6 +24,9 @@ export type WebhookSecret = Schemas['WebhookSecret'];
 export type DeletedWebhook = Schemas['DeletedWebhook'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type DeliveryEventType = Schemas['DeliveryEventType'];
+/** An event as `GET /events` reads it: exactly its webhook payload. */
+export type Event = Schemas['Event'];
 export type Currency = Schemas['Currency'];
 export type Metadata = Schemas['Metadata'];
 export type Balance = Schemas['Balance'];
@@ -37,7 +40,9 @@ export type WithdrawalDestination = Schemas['WithdrawalDestination'];
 export type PaymentEvent = Schemas['PaymentEvent'];
 export type RefundEvent = Schemas['RefundEvent'];
 export type WithdrawalEvent = Schemas['WithdrawalEvent'];
-export type WebhookEvent = PaymentEvent | RefundEvent | WithdrawalEvent;
+/** Sent only on request (`webhooks.sendTest`), only to that endpoint. */
+export type TestEvent = Schemas['TestEvent'];
+export type WebhookEvent = PaymentEvent | RefundEvent | WithdrawalEvent | TestEvent;
 
 // Errors
 export type ErrorBody = Schemas['Error'];
@@ -57,6 +62,8 @@ export type SucceedTestPaymentParams = Schemas['SucceedTestPaymentRequest'];
 export type CreateRefundParams = Schemas['CreateRefundRequest'];
 export type CreateWebhookParams = Schemas['CreateWebhookRequest'];
 export type CreateWithdrawalParams = Schemas['CreateWithdrawalRequest'];
+export type UpdateWebhookParams = Schemas['UpdateWebhookRequest'];
+export type RotateWebhookSecretParams = Schemas['RotateWebhookSecretRequest'];
 
 export type QrCodeImageParams = QueryOf<'getQrCodeImage'>;
 export type PaymentListParams = QueryOf<'listPayments'>;
@@ -66,5 +73,6 @@ export type WebhookDeliveryListParams = QueryOf<'listWebhookDeliveries'>;
 /** The ledger as JSON: `format` is the API's CSV switch, which the SDK does not use. */
 export type BalanceTransactionListParams = Omit<QueryOf<'listBalanceTransactions'>, 'format'>;
 export type WithdrawalListParams = QueryOf<'listWithdrawals'>;
+export type EventListParams = QueryOf<'listEvents'>;
 /** `limit` (1 to 100) and `offset` (0 or more), common to every list. */
 export type PageParams = { limit?: number; offset?: number };

@@ -65,6 +65,19 @@ function isWebhookEvent(value: unknown): value is WebhookEvent {
   );
 }
 
+/** A verifier per secret; a malformed secret is the caller's mistake, reported as such whichever it is. */
+function verifiersOf(secret: string | readonly string[]): StandardWebhook[] {
+  const secrets = typeof secret === 'string' ? [secret] : [...secret];
+  if (secrets.length === 0) throw new WebhookVerificationError('invalid_secret', explanations.invalid_secret);
+  return secrets.map((one) => {
+    try {
+      return new StandardWebhook(one);
+    } catch (error) {
+      throw new WebhookVerificationError('invalid_secret', explanations.invalid_secret, { cause: error });
+    }
+  });
+}
+
 /**
  * Checks a webhook delivery (Standard Webhooks: HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`,
  * compared in constant time, timestamp within 5 minutes) and returns its event. Throws
@@ -72,28 +85,28 @@ function isWebhookEvent(value: unknown): value is WebhookEvent {
  *
  * @param rawBody the request body exactly as received (string, Buffer or bytes), not parsed JSON
  * @param headers the request headers (a plain object or `Headers`)
- * @param secret the webhook's signing secret, `whsec_...`
+ * @param secret the webhook's signing secret, `whsec_...`; while rotating, the new and the previous one: a
+ *   delivery signed with either passes
  */
-export function verifyWebhook(rawBody: string | Uint8Array | ArrayBuffer, headers: WebhookHeaders, secret: string): WebhookEvent {
+export function verifyWebhook(rawBody: string | Uint8Array | ArrayBuffer, headers: WebhookHeaders, secret: string | readonly string[]): WebhookEvent {
   const body = bodyText(rawBody);
   const signatureHeaders = signatureHeadersOf(headers);
-  let verifier: StandardWebhook;
-  try {
-    verifier = new StandardWebhook(secret);
-  } catch (error) {
-    throw new WebhookVerificationError('invalid_secret', explanations.invalid_secret, { cause: error });
-  }
-  let payload: unknown;
-  try {
-    payload = verifier.verify(body, signatureHeaders);
-  } catch (error) {
-    if (error instanceof StandardWebhookError) {
-      const reason = failureOf(error.message);
-      throw new WebhookVerificationError(reason, explanations[reason], { cause: error });
+  let firstFailure: WebhookVerificationError | undefined;
+  for (const verifier of verifiersOf(secret)) {
+    let payload: unknown;
+    try {
+      payload = verifier.verify(body, signatureHeaders);
+    } catch (error) {
+      if (error instanceof StandardWebhookError) {
+        const reason = failureOf(error.message);
+        firstFailure ??= new WebhookVerificationError(reason, explanations[reason], { cause: error });
+        continue;
+      }
+      // A signature that matches over a body that is not JSON.
+      throw new WebhookVerificationError('invalid_payload', explanations.invalid_payload, { cause: error });
     }
-    // A signature that matches over a body that is not JSON.
-    throw new WebhookVerificationError('invalid_payload', explanations.invalid_payload, { cause: error });
+    if (!isWebhookEvent(payload)) throw new WebhookVerificationError('invalid_payload', explanations.invalid_payload);
+    return payload;
   }
-  if (!isWebhookEvent(payload)) throw new WebhookVerificationError('invalid_payload', explanations.invalid_payload);
-  return payload;
+  throw firstFailure ?? new WebhookVerificationError('invalid_signature', explanations.invalid_signature);
 }

@@ -174,6 +174,47 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhook management and events', () => {
+  it('updates, rotates the secret of, tests and retries a delivery of a webhook', async () => {
+    const client = await clientForNewMerchant(server);
+    const webhook = await client.webhooks.create({ url: 'http://127.0.0.1:9/hook', events: ['payment.succeeded'] });
+    const updated = await client.webhooks.update(webhook.webhook_id, { url: 'http://127.0.0.1:9/moved', events: ['payment.pending'], status: 'disabled' });
+    expect(updated).toEqual({ ...webhook, url: 'http://127.0.0.1:9/moved', events: ['payment.pending'], status: 'disabled' });
+    expect((await client.webhooks.update(webhook.webhook_id, { status: 'active' })).status).toBe('active');
+
+    const before = await client.webhooks.secret(webhook.webhook_id);
+    const rotated = await client.webhooks.rotateSecret(webhook.webhook_id, { expire_previous_in_seconds: 60 });
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(before.secret);
+    expect(await client.webhooks.secret(webhook.webhook_id)).toEqual(rotated);
+    expect((await client.webhooks.rotateSecret(webhook.webhook_id)).secret).not.toBe(rotated.secret);
+
+    const test = await client.webhooks.sendTest(webhook.webhook_id);
+    expect(test).toMatchObject({ webhook_id: webhook.webhook_id, event_type: 'webhook.test', status: 'pending', attempts: 0 });
+    const retried = await client.webhooks.retryDelivery(webhook.webhook_id, test.delivery_id);
+    expect(retried).toMatchObject({ delivery_id: test.delivery_id, event_id: test.event_id, status: 'pending' });
+    await expect(client.webhooks.retryDelivery(webhook.webhook_id, 'whd_unknown')).rejects.toMatchObject({ status: 404, code: 'delivery_not_found' });
+    await expect(client.webhooks.update('wh_unknown', { status: 'active' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('lists events across pages with filters, and retrieves one exactly as listed', async () => {
+    const client = await clientForNewMerchant(server);
+    const payments = [];
+    for (let i = 0; i < 3; i++) payments.push((await client.qrCodes.create({ amount: 10_000 + i, currency: 'THB' })).payment_id);
+    await client.testHelpers.succeed(payments[0] ?? '');
+
+    const all = await client.events.list({ limit: 2 }).toArray();
+    expect(all.map((e) => e.event)).toEqual(['payment.succeeded', 'payment.pending', 'payment.pending', 'payment.pending']);
+    expect(await client.events.list({ limit: 2 }).page()).toMatchObject({ total: 4, hasMore: true });
+    const pending = [];
+    for await (const event of client.events.list({ type: 'payment.pending' })) pending.push(event);
+    expect(pending).toHaveLength(3);
+    expect(await client.events.retrieve(all[0]?.id ?? '')).toEqual(all[0]);
+    await expect(client.events.retrieve('evt_unknown')).rejects.toMatchObject({ status: 404, code: 'event_not_found' });
+    await expect(client.events.list({ start_date: 'yesterday' }).page()).rejects.toMatchObject({ status: 400, code: 'invalid_parameters' });
+  });
+});
+
 describe('client', () => {
   it('reaches the API under /Thai/v1 of baseUrl, with a trailing slash or not', async () => {
     const { apiKey } = await server.merchant();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { PaymentQrClient, WebhookVerificationError, verifyWebhook, type PaymentEvent, type RefundEvent, type WebhookEvent } from '../src/index.js';
+import { PaymentQrClient, WebhookVerificationError, verifyWebhook, type PaymentEvent, type RefundEvent, type TestEvent, type WebhookEvent } from '../src/index.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const client = new PaymentQrClient({ apiKey: 'sk_test_receiver' });
@@ -43,6 +43,8 @@ describe('webhooks.verify', () => {
       expectTypeOf(verified).toEqualTypeOf<RefundEvent>();
     } else if (verified.event.startsWith('withdrawal.')) {
       expectTypeOf(verified).toMatchTypeOf<WebhookEvent>();
+    } else if (verified.event === 'webhook.test') {
+      expectTypeOf(verified).toEqualTypeOf<TestEvent>();
     } else if (verified.event === 'payment.pending' || verified.event === 'payment.succeeded' || verified.event === 'payment.failed') {
       expectTypeOf(verified.data.payment_id).toBeString();
       expectTypeOf(verified.event).toEqualTypeOf<'payment.pending' | 'payment.succeeded' | 'payment.failed'>();
@@ -57,6 +59,24 @@ describe('webhooks.verify', () => {
     expect(verifyWebhook(body, new Headers(headers), secret)).toEqual(event);
     const rotated = { ...headers, 'webhook-signature': `v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= ${headers['webhook-signature']}` };
     expect(verifyWebhook(body, rotated, secret)).toEqual(event);
+  });
+
+  it('accepts either of two secrets while a secret is rotated, and neither after', () => {
+    const previous = `whsec_${randomBytes(32).toString('base64')}`;
+    const stranger = `whsec_${randomBytes(32).toString('base64')}`;
+    // During the window the service signs with both: a receiver holding either one, or both, accepts.
+    const both = signed(body);
+    both['webhook-signature'] = `${both['webhook-signature']} ${signed(body, { signingSecret: previous })['webhook-signature']}`;
+    expect(client.webhooks.verify(body, both, [secret, previous])).toEqual(event);
+    expect(client.webhooks.verify(body, both, previous)).toEqual(event);
+    // After it, only the new secret signs; a receiver given both still accepts, in either order.
+    expect(client.webhooks.verify(body, signed(body), [previous, secret])).toEqual(event);
+    expect(client.webhooks.verify(body, signed(body, { signingSecret: previous }), [secret, previous])).toEqual(event);
+    expect(failure(() => client.webhooks.verify(body, signed(body, { signingSecret: stranger }), [secret, previous])).reason).toBe('invalid_signature');
+    expect(failure(() => client.webhooks.verify(body, signed(body), [secret, 'not-a-secret'])).reason).toBe('invalid_secret');
+    expect(failure(() => client.webhooks.verify(body, signed(body), [])).reason).toBe('invalid_secret');
+    const old = signed(body, { at: new Date(Date.now() - 10 * 60_000) });
+    expect(failure(() => client.webhooks.verify(body, old, [secret, previous])).reason).toBe('timestamp_too_old');
   });
 
   it('refuses a tampered body', () => {

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { reconcileBankPayments } from './app/bank-payments.js';
+import { purgeExpiredWebhookData } from './app/events.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
@@ -129,6 +130,7 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     running = expireOverduePayments(runtime.services)
+      .then(() => purgeExpiredWebhookData(runtime.services))
       .catch((error: unknown) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'))
       .finally(() => {
         if (!stopped) timer = setTimeout(sweep, runtime.config.expirySweepIntervalMs);

@@ -37,14 +37,19 @@ async function seedPools(): Promise<Pools> {
     await mine.failedPayment(40000),
     await seeder(service, other.merchant).succeededPayment(50000),
   ];
+  const webhookIds = await Promise.all([1, 2, 3].map((i) => mine.webhook(`https://127.0.0.1:8443/hooks/${i}`)));
+  await mine.pendingPayment(60000);
   return {
     apiKey,
     ids: {
       payment_id: payments.map((p) => p.paymentId),
       qr_code_id: payments.map((p) => p.qrCodeId),
       refund_id: await Promise.all(payments.slice(4, 6).map(({ paymentId }) => mine.refund(paymentId, 1000))),
-      webhook_id: await Promise.all([1, 2, 3].map((i) => mine.webhook(`https://127.0.0.1:8443/hooks/${i}`))),
+      webhook_id: webhookIds,
       withdrawal_id: [await mine.paidOutWithdrawal(5000)],
+      // A payment after the webhooks: one pending delivery for each of them, and events to read.
+      delivery_id: await Promise.all(webhookIds.map((id) => mine.latestDeliveryId(id))),
+      event_id: [await mine.latestEventId(), await seeder(service, other.merchant).latestEventId()],
     },
   };
 }

@@ -17,6 +17,8 @@ interface ListCase {
   items: string;
   id: string;
   count: number;
+  /** The field holding the creation time, when it is not `created_at` (an event's `timestamp`). */
+  at?: string;
 }
 
 let service: Service;
@@ -27,6 +29,8 @@ const lists: ListCase[] = [
   { operationId: 'listTransactions', path: () => '/Thai/v1/transactions', items: 'transactions', id: 'transaction_id', count: 13 },
   { operationId: 'listWebhooks', path: () => '/Thai/v1/webhooks', items: 'webhooks', id: 'webhook_id', count: 7 },
   { operationId: 'listWebhookDeliveries', path: () => `/Thai/v1/webhooks/${webhookId}/deliveries`, items: 'deliveries', id: 'delivery_id', count: 11 },
+  // 11 payment.pending, 2 payment.succeeded and 2 refund.completed.
+  { operationId: 'listEvents', path: () => '/Thai/v1/events', items: 'events', id: 'id', count: 15, at: 'timestamp' },
 ];
 
 beforeAll(async () => {
@@ -64,7 +68,7 @@ describe.each(lists)('$operationId', (list) => {
     const { body, items } = await page(list, 'limit=100');
     expect(body.total).toBe(list.count);
     expect(items).toHaveLength(list.count);
-    const keys = items.map((item) => [item.created_at!, item[list.id]!] as const);
+    const keys = items.map((item) => [item[list.at ?? 'created_at']!, item[list.id]!] as const);
     const sorted = [...keys].sort(([a, idA], [b, idB]) => (a === b ? (idA < idB ? 1 : -1) : a < b ? 1 : -1));
     expect(keys).toEqual(sorted);
     expect(new Set(keys.map(([at]) => at)).size).toBeLessThan(list.count); // ties exist, so the id rule was exercised

@@ -15,7 +15,15 @@ export interface Fixture {
 }
 export type Trigger = (f: Fixture) => Promise<Exchange>;
 
-export const UNKNOWN = { payment: 'pay_unknown0000000000000000', refund: 'rfd_unknown0000000000000000', webhook: 'wh_unknown0000000000000000', qr: 'qr_unknown00000000000000000000', withdrawal: 'wd_unknown0000000000000000' };
+export const UNKNOWN = {
+  payment: 'pay_unknown0000000000000000',
+  refund: 'rfd_unknown0000000000000000',
+  webhook: 'wh_unknown0000000000000000',
+  qr: 'qr_unknown00000000000000000000',
+  withdrawal: 'wd_unknown0000000000000000',
+  event: 'evt_unknown0000000000000000',
+  delivery: 'whd_unknown0000000000000000',
+};
 const OVERSIZED = JSON.stringify({ reference: 'x'.repeat(1_200_000) });
 const TOO_LONG_KEY = 'k'.repeat(256);
 let keys = 0;
@@ -121,6 +129,46 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}/secret?reveal=1`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
+  },
+  updateWebhook: {
+    400: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook}`, { body: {} }),
+    401: unauthorized('PATCH', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+    404: (f) => f.api('PATCH', `/Thai/v1/webhooks/${UNKNOWN.webhook}`, { body: { status: 'active' } }),
+    413: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook}`, { rawBody: OVERSIZED }),
+    422: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook}`, { body: { url: 'not a url' } }),
+  },
+  rotateWebhookSecret: {
+    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/rotate-secret`, { body: { expire_previous_in_seconds: 604_801 } }),
+    401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
+    404: (f) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
+    409: postTwice(`/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`, () => ({ expire_previous_in_seconds: 1 }), () => ({ expire_previous_in_seconds: 2 })),
+    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/rotate-secret`, { rawBody: OVERSIZED }),
+  },
+  sendWebhookTest: {
+    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/test`, { idempotencyKey: TOO_LONG_KEY }),
+    401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`),
+    404: (f) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`),
+    409: reusedKey(
+      (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/test`, { idempotencyKey: key }),
+      (f, key) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`, { idempotencyKey: key }),
+    ),
+    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/test`, { rawBody: OVERSIZED }),
+  },
+  retryWebhookDelivery: {
+    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: TOO_LONG_KEY }),
+    401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries/${UNKNOWN.delivery}/retry`),
+    404: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`),
+    409: reusedKey(
+      (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: key }),
+      (f, key) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: key }),
+    ),
+    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { rawBody: OVERSIZED }),
+  },
+  listEvents: { 400: (f) => f.api('GET', '/Thai/v1/events?type=bonus'), 401: unauthorized('GET', '/Thai/v1/events') },
+  retrieveEvent: {
+    400: (f) => f.api('GET', `/Thai/v1/events/${UNKNOWN.event}?expand=data`),
+    401: unauthorized('GET', `/Thai/v1/events/${UNKNOWN.event}`),
+    404: (f) => f.api('GET', `/Thai/v1/events/${UNKNOWN.event}`),
   },
   listWebhookDeliveries: {
     400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}/deliveries?limit=abc`),

@@ -43,6 +43,8 @@ const ID_OF_STATE = {
   refund_id: [ID.refund, EXAMPLE.refundId],
   webhook_id: [ID.webhook, EXAMPLE.webhookId],
   withdrawal_id: [ID.withdrawal, EXAMPLE.withdrawalId],
+  event_id: [ID.event, EXAMPLE.eventId],
+  delivery_id: [ID.delivery, EXAMPLE.deliveryId],
 } as const;
 type StateId = keyof typeof ID_OF_STATE;
 
@@ -258,5 +260,22 @@ export function balanceTransactionLike(type: string, amount: number, sourceKind:
     withdrawal_id: null,
     available_on: timestamp(),
     created_at: timestamp(),
+  };
+}
+
+/** An event as the events API reads it: its webhook payload. */
+export function paymentEventLike(kind: string, status: string, amount: number): Record<string, unknown> {
+  return {
+    id: id('event', EXAMPLE.eventId),
+    event: equal(kind),
+    data: {
+      payment_id: id('payment', EXAMPLE.paymentId),
+      status: equal(status),
+      amount: integer(amount),
+      currency: equal('THB'),
+      reference: null,
+      metadata: like({ order_id: 'ORD-88213' }),
+    },
+    timestamp: timestamp(),
   };
 }

@@ -71,7 +71,13 @@ export function providerStates(service: Service): StateHandlers {
     'a webhook with a pending delivery exists': state(async (records, params) => {
       const webhookId = await records.webhook(str(params, 'url') ?? DEFAULT_URL, ['payment.pending']);
       await records.pendingPayment(num(params, 'amount', 150000));
-      return { webhook_id: webhookId };
+      return { webhook_id: webhookId, delivery_id: await records.latestDeliveryId(webhookId) };
+    }),
+
+    // Events are recorded whether or not a webhook subscribes: these payments make `count` payment.pending events.
+    'the merchant has events': state(async (records, params) => {
+      for (let i = 0; i < num(params, 'count', 1); i += 1) await records.pendingPayment(num(params, 'amount', 150000));
+      return { event_id: await records.latestEventId() };
     }),
   };
 }

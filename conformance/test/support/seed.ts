@@ -38,6 +38,9 @@ export function seeder(service: Service, merchant: Merchant) {
       }
       return id;
     },
+    /** The newest event of this merchant, as the events API lists it. */
+    latestEventId: async () => (await s.uow.repos.eventLog.list(merchant.id, {}, { limit: 1, offset: 0 })).items[0]?.id ?? '',
+    latestDeliveryId: async (webhookId: string) => (await s.uow.repos.deliveries.list(merchant.id, webhookId, { limit: 1, offset: 0 })).items[0]?.id ?? '',
     webhook: async (url: string, events: string[] = ['payment.pending']) =>
       (await s.uow.run((tx) => registerWebhook(tx, s, merchant, { url, events: events as EventKind[] }))).id,
   };

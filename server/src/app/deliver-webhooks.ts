@@ -19,7 +19,8 @@ async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<Attempt
     if (error instanceof DomainError) return { kind: 'refused_url', error: error.message };
     throw error;
   }
-  const headers = s.webhooks.signer.headersFor(delivery.secret, delivery.eventId, s.clock.now(), delivery.payload);
+  const secrets = delivery.previousSecret ? [delivery.secret, delivery.previousSecret] : delivery.secret;
+  const headers = s.webhooks.signer.headersFor(secrets, delivery.eventId, s.clock.now(), delivery.payload);
   return s.webhooks.sender.send({ target, headers, body: delivery.payload, timeoutMs: s.webhooks.timeoutMs });
 }
 

@@ -12,7 +12,7 @@ export interface WebhookRegistration {
   secret?: string;
 }
 
-function subscribedKinds(events: string[]): EventKind[] {
+export function subscribedKinds(events: string[]): EventKind[] {
   const unknown = events.find((kind) => !isEventKind(kind));
   if (events.length === 0 || unknown !== undefined || new Set(events).size !== events.length) {
     const problem = unknown !== undefined ? `'${unknown}' is not an event kind` : 'it must be a non-empty list without repeats';

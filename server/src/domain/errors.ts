@@ -14,6 +14,8 @@ export const errorCodes = [
   'refund_not_found',
   'webhook_not_found',
   'qr_code_not_found',
+  'event_not_found',
+  'delivery_not_found',
   'route_not_found',
   'method_not_allowed',
   'qr_code_expired',

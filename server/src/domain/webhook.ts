@@ -1,5 +1,6 @@
 import { DomainError } from './errors.js';
 import type { EventKind } from './events.js';
+import type { TestEventKind } from './test-event.js';
 
 export type WebhookStatus = 'active' | 'disabled';
 
@@ -19,7 +20,7 @@ export interface Delivery {
   merchantId: string;
   webhookId: string;
   eventId: string;
-  eventKind: EventKind;
+  eventKind: EventKind | TestEventKind;
   status: DeliveryStatus;
   attempts: number;
   lastResponseStatus: number | null;

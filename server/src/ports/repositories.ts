@@ -1,10 +1,11 @@
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason } from '../domain/bank-transaction.js';
-import type { DomainEvent } from '../domain/events.js';
+import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
 import type { QrCode } from '../domain/qr-code.js';
 import type { Refund } from '../domain/refund.js';
+import type { TestEvent } from '../domain/test-event.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../domain/transaction.js';
 import type { Delivery, Webhook } from '../domain/webhook.js';
 import type { BalanceRepository, PayoutAccountStore, RefundPayoutRepository, WithdrawalRepository } from './ledger.js';
@@ -61,8 +62,32 @@ export interface EventOutbox {
   record(event: DomainEvent): Promise<void>;
 }
 
+export interface EventFilter extends DateRange {
+  kind?: EventKind;
+}
+
+/** The outbox read back: every event of a merchant as its webhook payload (test events are not listed). */
+export interface EventLog {
+  find(merchantId: string, id: string): Promise<EventPayload | null>;
+  list(merchantId: string, filter: EventFilter, page: PageRequest): Promise<Page<EventPayload>>;
+  /** Deletes up to `limit` events older than `cutoff` with their deliveries, keeping any still owed a delivery. */
+  purgeOlderThan(cutoff: Date, limit: number): Promise<number>;
+}
+
+export interface WebhookChanges {
+  url?: string;
+  events?: EventKind[];
+  status?: Webhook['status'];
+}
+
 export interface WebhookRepository {
   insert(webhook: Webhook, secret: string): Promise<void>;
+  /** Applies the changes; disabling marks what was still pending failed. Null for an unknown webhook. */
+  update(merchantId: string, id: string, changes: WebhookChanges): Promise<Webhook | null>;
+  /** The new secret signs from now on; the current one too until `previousExpiresAt` (null: it is dropped at once). */
+  rotateSecret(merchantId: string, id: string, secret: string, previousExpiresAt: Date | null): Promise<boolean>;
+  /** Forgets previous secrets whose time is up. */
+  forgetExpiredSecrets(now: Date): Promise<number>;
   findById(merchantId: string, id: string): Promise<Webhook | null>;
   list(merchantId: string, page: PageRequest): Promise<Page<Webhook>>;
   secretOf(merchantId: string, id: string): Promise<string | null>;
@@ -72,6 +97,11 @@ export interface WebhookRepository {
 
 export interface DeliveryRepository {
   list(merchantId: string, webhookId: string, page: PageRequest): Promise<Page<Delivery>>;
+  findById(merchantId: string, webhookId: string, id: string): Promise<Delivery | null>;
+  /** Writes the test event and its one delivery (no fan-out), due now, and wakes the dispatchers on commit. */
+  queueTest(event: TestEvent, delivery: Delivery): Promise<void>;
+  /** Makes the delivery pending and due now, whatever its state, and wakes the dispatchers on commit. */
+  redeliver(merchantId: string, webhookId: string, id: string, now: Date): Promise<Delivery | null>;
 }
 
 export interface StoredResponse {
@@ -132,6 +162,7 @@ export interface Repositories {
   refunds: RefundRepository;
   transactions: TransactionRepository;
   events: EventOutbox;
+  eventLog: EventLog;
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   idempotency: IdempotencyStore;

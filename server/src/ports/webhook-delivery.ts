@@ -14,8 +14,8 @@ export interface WebhookUrlGuard {
 }
 
 export interface WebhookSigner {
-  /** The Standard Webhooks headers of one attempt: webhook-id, webhook-timestamp, webhook-signature. */
-  headersFor(secret: string, eventId: string, at: Date, body: string): Record<string, string>;
+  /** The Standard Webhooks headers of one attempt: webhook-id, webhook-timestamp, and one signature per secret. */
+  headersFor(secrets: string | readonly string[], eventId: string, at: Date, body: string): Record<string, string>;
 }
 
 export interface SignedDelivery {
@@ -36,6 +36,8 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secret: string;
+  /** A rotated-out secret that has not expired yet: it signs too, so receivers can switch without losing an event. */
+  previousSecret: string | null;
   eventId: string;
   payload: string; // the exact bytes signed and sent
   /** This attempt's number (1 = first); a result is recorded only while it is still the latest attempt. */

@@ -9,8 +9,10 @@ import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from '
 import { requestId } from './request-context.js';
 import { balanceRoutes } from './routes/balance-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
+import { eventRoutes } from './routes/event-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
+import { webhookManagementRoutes } from './routes/webhook-management-routes.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
 import { contractValidators, fromValidatorError } from './validation.js';
 
@@ -64,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes(s, deps.bankCallbackToken ?? null));
   // The API under each base path: authenticated, validated against the contract's paths served there, routed.
   const authenticated = requireApiKey(s);
-  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), balanceRoutes(s)];
+  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s), balanceRoutes(s)];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
     app.use(basePath, Router().use(authenticated, validator, ...routes));
   }

@@ -20,6 +20,8 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   refund_not_found: [404, 'not_found'],
   webhook_not_found: [404, 'not_found'],
   qr_code_not_found: [404, 'not_found'],
+  event_not_found: [404, 'not_found'],
+  delivery_not_found: [404, 'not_found'],
   route_not_found: [404, 'not_found'],
   method_not_allowed: [405, 'validation_error'],
   idempotency_key_reused: [409, 'idempotency_error'],

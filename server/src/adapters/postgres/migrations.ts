@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { bankConnectionTables } from './bank-migration.js';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 import { balanceMigration } from './v11-balance-migration.js';
+import { webhooksSelfServiceMigration } from './webhooks-self-service-migration.js';
 
 interface Migration {
   name: string;
@@ -191,6 +192,7 @@ const migrations: Migration[] = [
   },
   balanceMigration,
   { name: 'v11_bank_connection', up: bankConnectionTables },
+  webhooksSelfServiceMigration,
 ];
 
 const migrationSource: Knex.MigrationSource<Migration> = {

@@ -3,6 +3,7 @@ import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/reposito
 import { HeldInserts } from './held-inserts.js';
 import { bankCheckQueue, bankTransactionRepository } from './repositories/bank.js';
 import { deliveryRepository } from './repositories/deliveries.js';
+import { eventLog } from './repositories/event-log.js';
 import { eventOutbox } from './repositories/events.js';
 import { idempotencyStore, storeIfKeyFree } from './repositories/idempotency.js';
 import { merchantRepository } from './repositories/merchants.js';
@@ -23,6 +24,7 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   refunds: refundRepository(db, insert),
   transactions: transactionRepository(db, insert),
   events: eventOutbox(db, insert),
+  eventLog: eventLog(db),
   webhooks: webhookRepository(db, insert),
   deliveries: deliveryRepository(db),
   idempotency: idempotencyStore(db),
@@ -51,7 +53,16 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
       updatePaymentTransaction: notHeld('transactions.updatePaymentTransaction'),
       updateRefundTransaction: notHeld('transactions.updateRefundTransaction'),
     },
-    webhooks: { ...repos.webhooks, delete: notHeld('webhooks.delete'), disable: notHeld('webhooks.disable') },
+    webhooks: {
+      ...repos.webhooks,
+      delete: notHeld('webhooks.delete'),
+      disable: notHeld('webhooks.disable'),
+      update: notHeld('webhooks.update'),
+      rotateSecret: notHeld('webhooks.rotateSecret'),
+      forgetExpiredSecrets: notHeld('webhooks.forgetExpiredSecrets'),
+    },
+    deliveries: { ...repos.deliveries, queueTest: notHeld('deliveries.queueTest'), redeliver: notHeld('deliveries.redeliver') },
+    eventLog: { ...repos.eventLog, purgeOlderThan: notHeld('eventLog.purgeOlderThan') },
     idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
     // Ledger writes go with locks and updates: always in a transaction.
     balances: { ...repos.balances, lock: notHeld('balances.lock'), adjust: notHeld('balances.adjust'), append: notHeld('balances.append') },

@@ -3,7 +3,7 @@ import type { WebhookSigner } from '../../ports/webhook-delivery.js';
 
 const MAX_CACHED_KEYS = 1_000;
 
-/** Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the secret after `whsec_`. */
+/** Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` per secret, keyed with the secret after `whsec_`. */
 export function standardWebhookSigner(): WebhookSigner {
   const signers = new Map<string, Webhook>(); // decoding a secret once per webhook, not once per attempt
   const signerFor = (secret: string): Webhook => {
@@ -16,11 +16,12 @@ export function standardWebhookSigner(): WebhookSigner {
     return signer;
   };
   return {
-    headersFor(secret, eventId, at, body) {
+    headersFor(secrets, eventId, at, body) {
       return {
         'webhook-id': eventId,
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': signerFor(secret).sign(eventId, at, body),
+        // Standard Webhooks: several signatures, space-separated; a receiver accepts the delivery if one matches.
+        'webhook-signature': [secrets].flat().map((secret) => signerFor(secret).sign(eventId, at, body)).join(' '),
       };
     },
   };

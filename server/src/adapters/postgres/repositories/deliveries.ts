@@ -1,5 +1,6 @@
 import type { Delivery } from '../../../domain/webhook.js';
 import type { DeliveryRepository } from '../../../ports/repositories.js';
+import { deliveriesChannel } from '../../../ports/webhook-delivery.js';
 import { pageOf, type Db } from './query.js';
 
 interface DeliveryRow {
@@ -32,8 +33,39 @@ const toDelivery = (row: DeliveryRow): Delivery => ({
   createdAt: row.created_at,
 });
 
+// As the fan-out trigger does: listening dispatchers wake when the transaction commits.
+const wakeDispatchers = (db: Db) => db.raw('SELECT pg_notify(?, ?)', [deliveriesChannel, '']);
+
 export const deliveryRepository = (db: Db): DeliveryRepository => ({
   async list(merchantId, webhookId, page) {
     return pageOf(db, 'webhook_deliveries', db('webhook_deliveries').where({ merchant_id: merchantId, webhook_id: webhookId }), page, toDelivery);
+  },
+  async findById(merchantId, webhookId, id) {
+    const row = await db<DeliveryRow>('webhook_deliveries').where({ id, merchant_id: merchantId, webhook_id: webhookId }).first();
+    return row ? toDelivery(row) : null;
+  },
+  async queueTest(event, d) {
+    // No webhook can subscribe to the test kind, so the fan-out trigger adds nothing: this is its only delivery.
+    await db('events').insert({ id: event.id, merchant_id: event.merchantId, kind: event.kind, payload: JSON.stringify(event.payload), created_at: event.createdAt });
+    await db('webhook_deliveries').insert({
+      id: d.id,
+      merchant_id: d.merchantId,
+      webhook_id: d.webhookId,
+      event_id: d.eventId,
+      event_kind: d.eventKind,
+      status: d.status,
+      attempts: d.attempts,
+      next_attempt_at: d.nextAttemptAt,
+      created_at: d.createdAt,
+    });
+    await wakeDispatchers(db);
+  },
+  async redeliver(merchantId, webhookId, id, now) {
+    const [row] = await db<DeliveryRow>('webhook_deliveries')
+      .where({ id, merchant_id: merchantId, webhook_id: webhookId })
+      .update({ status: 'pending', next_attempt_at: now, delivered_at: null }, '*');
+    if (!row) return null;
+    await wakeDispatchers(db);
+    return toDelivery(row as DeliveryRow);
   },
 });

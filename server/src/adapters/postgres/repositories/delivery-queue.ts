@@ -10,6 +10,7 @@ interface ClaimedRow {
   attempts: number;
   url: string;
   secret: string;
+  previous_secret: string | null;
   payload: string;
 }
 
@@ -36,11 +37,12 @@ UPDATE webhook_deliveries d SET
   last_error = CASE WHEN due.live THEN d.last_error ELSE ? END
 FROM due, webhooks w, events e
 WHERE d.id = due.id AND w.id = d.webhook_id AND e.id = d.event_id
-RETURNING due.live, d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload`;
+RETURNING due.live, d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret,
+  CASE WHEN w.previous_secret_expires_at > ? THEN w.previous_secret END AS previous_secret, e.payload`;
 
 export const deliveryQueue = (knex: Knex): DeliveryQueue => ({
   async claimDue(now, limit, leaseMs) {
-    const result = await knex.raw<{ rows: ClaimedRow[] }>(CLAIM_DUE, [now, limit, new Date(now.getTime() + leaseMs), RETIRED]);
+    const result = await knex.raw<{ rows: ClaimedRow[] }>(CLAIM_DUE, [now, limit, new Date(now.getTime() + leaseMs), RETIRED, now]);
     return result.rows
       .filter((row) => row.live)
       .map((row): ClaimedDelivery => ({
@@ -48,6 +50,7 @@ export const deliveryQueue = (knex: Knex): DeliveryQueue => ({
         webhookId: row.webhook_id,
         url: row.url,
         secret: row.secret,
+        previousSecret: row.previous_secret,
         eventId: row.event_id,
         payload: row.payload,
         attempt: row.attempts,

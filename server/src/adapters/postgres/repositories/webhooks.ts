@@ -1,7 +1,7 @@
 import type { EventKind } from '../../../domain/events.js';
 import type { Webhook } from '../../../domain/webhook.js';
 import type { WebhookRepository } from '../../../ports/repositories.js';
-import { pageOf, insertNow, type Insert, type Db } from './query.js';
+import { definedOnly, pageOf, insertNow, type Insert, type Db } from './query.js';
 
 interface WebhookRow {
   id: string;
@@ -28,6 +28,25 @@ export const webhookRepository = (db: Db, insert: Insert = insertNow(db)): Webho
   return {
     async insert(w, secret) {
       await insert('webhooks', { id: w.id, merchant_id: w.merchantId, url: w.url, events: JSON.stringify(w.events), secret, status: w.status, created_at: w.createdAt });
+    },
+    async update(merchantId, id, changes) {
+      const [row] = await live()
+        .where({ id, merchant_id: merchantId })
+        .update(definedOnly({ url: changes.url, events: changes.events && JSON.stringify(changes.events), status: changes.status }), '*');
+      if (!row) return null;
+      if (changes.status === 'disabled') await retirePendingDeliveries(db, id, 'The webhook was disabled before this delivery succeeded.');
+      return toWebhook(row);
+    },
+    async rotateSecret(merchantId, id, secret, previousExpiresAt) {
+      // The SET list reads the row as it was: the previous secret is the one being replaced.
+      const changed = await db('webhooks')
+        .whereNull('deleted_at')
+        .where({ id, merchant_id: merchantId })
+        .update({ previous_secret: previousExpiresAt ? db.ref('secret') : null, previous_secret_expires_at: previousExpiresAt, secret });
+      return changed > 0;
+    },
+    async forgetExpiredSecrets(now) {
+      return db('webhooks').where('previous_secret_expires_at', '<=', now).update({ previous_secret: null, previous_secret_expires_at: null });
     },
     async findById(merchantId, id) {
       const row = await live().where({ id, merchant_id: merchantId }).first();

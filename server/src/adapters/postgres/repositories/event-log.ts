@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import type { EventPayload } from '../../../domain/events.js';
+import { testEventKind } from '../../../domain/test-event.js';
+import type { EventLog } from '../../../ports/repositories.js';
+import { definedOnly, pageOf, whereCreatedWithin, type Db } from './query.js';
+
+interface EventRow {
+  payload: string;
+}
+
+// The stored bytes are what every delivery signs and sends, so the event reads exactly as its webhook payload.
+const toPayload = (row: EventRow): EventPayload => JSON.parse(row.payload) as EventPayload;
+
+/*
+ * Old events go with their deliveries in one statement; an event still owed a delivery stays. SKIP LOCKED: concurrent
+ * purgers take different rows instead of waiting on (or deadlocking with) each other.
+ */
+const PURGE = `
+WITH old AS (
+  SELECT e.id FROM events e
+  WHERE e.created_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+  ORDER BY e.created_at
+  LIMIT ?
+  FOR UPDATE OF e SKIP LOCKED
+), gone AS (
+  DELETE FROM webhook_deliveries d USING old WHERE d.event_id = old.id
+)
+DELETE FROM events e USING old WHERE e.id = old.id
+RETURNING e.id`;
+
+export const eventLog = (db: Db): EventLog => {
+  // The same predicate as the partial index events_by_merchant, so the planner can use it.
+  const listable = (merchantId: string) => db('events').where({ merchant_id: merchantId }).whereNot({ kind: testEventKind });
+  return {
+    async find(merchantId, id) {
+      const row = await listable(merchantId).where({ id }).first<EventRow | undefined>('payload');
+      return row ? toPayload(row) : null;
+    },
+    async list(merchantId, filter, page) {
+      const query = whereCreatedWithin(filter.kind ? db('events').where({ merchant_id: merchantId, kind: filter.kind }) : listable(merchantId), filter);
+      // Without a date range the total is the sum of the maintained counts, not a count of every row.
+      const counts = db('event_counts').where(definedOnly({ merchant_id: merchantId, kind: filter.kind }));
+      const total = filter.startDate || filter.endDate ? undefined : counts.sum<{ n: number | string | null }[]>({ n: 'n' }).then((rows) => Number(rows[0]?.n ?? 0));
+      return pageOf(db, 'events', query, page, toPayload, total);
+    },
+    async purgeOlderThan(cutoff, limit) {
+      const result = await (db as Knex).raw<{ rows: unknown[] }>(PURGE, [cutoff, limit]);
+      return result.rows.length;
+    },
+  };
+};

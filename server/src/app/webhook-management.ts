@@ -1,0 +1,67 @@
+import { notFound } from '../domain/errors.js';
+import type { Merchant } from '../domain/merchant.js';
+import { testEvent } from '../domain/test-event.js';
+import type { Delivery, Webhook, WebhookStatus } from '../domain/webhook.js';
+import { previousSecretExpiry } from '../domain/webhook-management.js';
+import type { Repositories, WebhookChanges } from '../ports/repositories.js';
+import type { Services } from './services.js';
+import { retrieveWebhook, subscribedKinds } from './webhooks.js';
+
+export interface WebhookUpdate {
+  url?: string;
+  events?: string[];
+  status?: WebhookStatus;
+}
+
+/** Changes the URL (checked as at registration), the kinds, or the status; `active` re-enables one a 410 disabled. */
+export async function updateWebhook(s: Services, merchant: Merchant, id: string, update: WebhookUpdate): Promise<Webhook> {
+  const changes: WebhookChanges = {};
+  if (update.events !== undefined) changes.events = subscribedKinds(update.events);
+  if (update.url !== undefined) {
+    await retrieveWebhook(s, merchant, id); // an unknown id is 404 before its URL is looked up
+    await s.webhooks.urlGuard.assertDeliverable(update.url);
+    changes.url = update.url;
+  }
+  if (update.status !== undefined) changes.status = update.status;
+  if (Object.keys(changes).length === 0) return retrieveWebhook(s, merchant, id);
+  return (await s.uow.run((tx) => tx.webhooks.update(merchant.id, id, changes))) ?? Promise.reject(notFound('webhook_not_found', id));
+}
+
+/** A new secret, answered once; the current one keeps signing beside it until it expires, then it is forgotten. */
+export async function rotateWebhookSecret(tx: Repositories, s: Services, merchant: Merchant, id: string, expirePreviousInSeconds: number | undefined): Promise<string> {
+  const previousExpiresAt = previousSecretExpiry(expirePreviousInSeconds, s.clock.now());
+  const secret = s.ids.webhookSecret();
+  if (!(await tx.webhooks.rotateSecret(merchant.id, id, secret, previousExpiresAt))) throw notFound('webhook_not_found', id);
+  return secret;
+}
+
+/** A signed `webhook.test` event to this endpoint only: never fanned out, never listed by the events API. */
+export async function sendTestEvent(tx: Repositories, s: Services, merchant: Merchant, id: string): Promise<Delivery> {
+  const webhook = await tx.webhooks.findById(merchant.id, id);
+  if (!webhook) throw notFound('webhook_not_found', id);
+  const now = s.clock.now();
+  const event = testEvent(s.ids.next('event'), webhook, now);
+  const delivery: Delivery = {
+    id: s.ids.next('delivery'),
+    merchantId: merchant.id,
+    webhookId: webhook.id,
+    eventId: event.id,
+    eventKind: event.kind,
+    status: 'pending',
+    attempts: 0,
+    lastResponseStatus: null,
+    lastError: null,
+    nextAttemptAt: now,
+    deliveredAt: null,
+    createdAt: now,
+  };
+  await tx.deliveries.queueTest(event, delivery);
+  return delivery;
+}
+
+/** Delivers the event again now, also after `failed`: the same delivery, so the same `webhook-id`. */
+export async function retryDelivery(tx: Repositories, s: Services, merchant: Merchant, webhookId: string, deliveryId: string): Promise<Delivery> {
+  if (!(await tx.webhooks.findById(merchant.id, webhookId))) throw notFound('webhook_not_found', webhookId);
+  const delivery = await tx.deliveries.redeliver(merchant.id, webhookId, deliveryId, s.clock.now());
+  return delivery ?? Promise.reject(notFound('delivery_not_found', deliveryId));
+}
