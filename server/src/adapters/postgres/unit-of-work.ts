@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
+import { apiKeyRepository } from './repositories/api-keys.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventOutbox } from './repositories/events.js';
 import { idempotencyStore, storeIfKeyFree } from './repositories/idempotency.js';
@@ -14,6 +15,7 @@ import { webhookRepository } from './repositories/webhooks.js';
 
 export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
   merchants: merchantRepository(db, insert),
+  apiKeys: apiKeyRepository(db, insert),
   qrCodes: qrCodeRepository(db, insert),
   payments: paymentRepository(db, insert),
   refunds: refundRepository(db, insert),
