@@ -52,7 +52,7 @@ export interface Runtime {
   logger: Logger;
   /** The Prometheus series, kept only when METRICS or METRICS_PORT asks for them. */
   metrics: PrometheusMetrics | null;
-  keyUsage: KeyUsage;
+  keyUsage: KeyUsage & { flush(): Promise<void> };
   close(): Promise<void>;
 }
 
