@@ -9,7 +9,7 @@ import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
 import { createApp } from './adapters/http/app.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
-import { startMetricsServer } from './adapters/metrics/http.js';
+import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { prometheusMetrics, type PrometheusMetrics } from './adapters/metrics/prometheus.js';
 import { openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
@@ -111,6 +111,12 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   }
 }
 
+const httpMetrics = (metrics: PrometheusMetrics, serveOnApiPort: boolean) => ({
+  observeRequest: metrics.observeRequest,
+  render: async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }),
+  serveOnApiPort,
+});
+
 export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}): Express {
   return createApp({
     services: runtime.services,
@@ -125,7 +131,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     },
     keyUsage: runtime.keyUsage,
     rateLimitPerSecond: runtime.config.rateLimitPerSecond,
-    metrics: runtime.metrics && { registry: runtime.metrics, serveOnApiPort: runtime.config.metrics.onApiPort },
+    metrics: runtime.metrics && httpMetrics(runtime.metrics, runtime.config.metrics.onApiPort),
   });
 }
 

@@ -3,13 +3,12 @@ import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
-import { metricsEndpoint, observeRequests } from '../metrics/http.js';
-import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { accessLog } from './access-log.js';
 import { requireApiKey } from './auth.js';
 import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
 import { rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
+import { metricsEndpoint, observeRequests, type HttpMetrics } from './request-metrics.js';
 import { requestId } from './request-context.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
@@ -29,8 +28,8 @@ export interface AppDeps {
   keyUsage: KeyUsage;
   /** Per merchant on the API, per client address on public pages; 0: no limit. */
   rateLimitPerSecond: number;
-  /** Requests are timed when metrics are kept; `serveOnApiPort` also answers GET /metrics here (METRICS=on). */
-  metrics?: { registry: PrometheusMetrics; serveOnApiPort: boolean } | null;
+  /** Requests are counted and timed when metrics are kept. */
+  metrics?: HttpMetrics | null;
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
@@ -56,8 +55,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId(() => s.ids.next('request')));
   app.use(accessLog(logger));
   if (deps.metrics) {
-    app.use(observeRequests(deps.metrics.registry));
-    if (deps.metrics.serveOnApiPort) app.get('/metrics', metricsEndpoint(deps.metrics.registry));
+    app.use(observeRequests(deps.metrics));
+    if (deps.metrics.serveOnApiPort) app.get('/metrics', metricsEndpoint(deps.metrics));
   }
 
   app.get('/healthz', (_req, res) => {
