@@ -43,6 +43,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     'server-entry': { type: 'string' },
     rounds: { type: 'string' },
+    'rate-limit': { type: 'string' },
   },
 });
 
@@ -62,6 +63,8 @@ const options = {
   cpuProfDir: flags['cpu-prof'] ?? process.env.BENCH_CPU_PROF,
   only: flags.only ?? process.env.BENCH_ONLY,
   serverEntry: flags['server-entry'] ?? process.env.BENCH_SERVER_ENTRY ?? 'server/src/main.ts',
+  // The rate limiter on, with a limit the benchmark never reaches (0: off), so its cost is part of what is measured.
+  rateLimit: positive('--rate-limit', flags['rate-limit'] ?? process.env.BENCH_RATE_LIMIT, 1_000_000),
 };
 if (!['on', 'off'].includes(options.dispatcher)) throw new Error(`--dispatcher must be on or off, not '${options.dispatcher}'`);
 if (options.only && !['qr', 'retrieval'].includes(options.only)) throw new Error(`--only must be qr or retrieval, not '${options.only}'`);
@@ -245,7 +248,7 @@ async function main(): Promise<void> {
     const serverPort = await freePort();
     const server = spawnTsNode('server', options.serverEntry, {
       cwd: ROOT,
-      env: { DATABASE_URL: serverDb.url, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_DISPATCHER: options.dispatcher, NODE_ENV: 'production' },
+      env: { DATABASE_URL: serverDb.url, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_DISPATCHER: options.dispatcher, RATE_LIMIT_PER_SECOND: String(options.rateLimit), NODE_ENV: 'production' },
       nodeArgs: options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : [],
     });
     cleanup.add(() => server.stop());

@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     WEBHOOK_DISPATCHER: 'off', // started by hand once the backlog is in place
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    RATE_LIMIT_PER_SECOND: '0',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const running = await startServer(config, { logger: pino({ level: 'silent' }) });

@@ -2,6 +2,8 @@ import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createMerchant } from './app/merchants.js';
 import { printUnmatchedBankTransactions } from './cli-bank.js';
+import { ApiKeyAdminError } from './app/api-keys.js';
+import { checkKeysCommand, KEYS_USAGE, runKeysCommand } from './cli-keys.js';
 import { ConfigError, loadConfig } from './config.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
@@ -10,6 +12,7 @@ import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOpt
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
          [--bank-code CODE --account-number DIGITS --account-name NAME] [--fee-bps N]
 ${PAYOUT_USAGE}
+${KEYS_USAGE}
 
   --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
@@ -49,6 +52,9 @@ async function cli(): Promise<void> {
       'biller-id': { type: 'string' },
       live: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      merchant: { type: 'string' },
+      'expire-old-in': { type: 'string' },
+      'key-last4': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...payoutOptions,
     },
@@ -56,6 +62,18 @@ async function cli(): Promise<void> {
   if (!values.help && positionals.join(' ') === 'bank unmatched') {
     const runtime = await openRuntime(loadConfig(), {});
     return printUnmatchedBankTransactions(runtime, values.json).finally(() => runtime.close());
+  }
+  if (positionals[0] === 'keys' && positionals.length === 2 && !values.help) {
+    checkKeysCommand(positionals[1]!, values);
+    const runtime = await openRuntime(loadConfig(), {});
+    try {
+      await runKeysCommand(runtime.services, positionals[1]!, values);
+    } catch (error) {
+      throw error instanceof ApiKeyAdminError ? new ConfigError(error.message) : error;
+    } finally {
+      await runtime.close();
+    }
+    return;
   }
   if (values.help || positionals.join(' ') !== 'merchants create') {
     console.log(USAGE);

@@ -15,6 +15,10 @@ export interface Config {
   /** How long a succeeded payment's money stays pending before it can be withdrawn. */
   settlementDelayMs: number;
   bank: BankConfig;
+  /** Requests per second (and burst) for each merchant, and for each client address on public pages; 0: no limit. */
+  rateLimitPerSecond: number;
+  /** Serve GET /metrics on the API port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
+  metrics: { onApiPort: boolean; port: number | null };
 }
 
 /** BANK=sandbox (default): live keys cannot take QR payments. BANK=scb: the SCB connection, all of it required. */
@@ -27,7 +31,7 @@ export class ConfigError extends Error {}
 const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-function parseDuration(text: string, name: string): number {
+export function parseDuration(text: string, name: string): number {
   const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
   if (!match) throw new ConfigError(`${name}: '${text}' is not a duration (use e.g. 0, 500ms, 5s, 5m, 2h).`);
   return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
@@ -100,5 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
     bank: bankConfig(env),
+    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
+    metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
   };
 }

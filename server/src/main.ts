@@ -5,12 +5,18 @@ import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { reconcileBankPayments } from './app/bank-payments.js';
 import { purgeExpiredWebhookData } from './app/events.js';
+import { batchedKeyUsage } from './app/api-keys.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
 import { createApp } from './adapters/http/app.js';
+import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
+import { startMetricsServer } from './adapters/metrics/metrics-server.js';
+import { prometheusMetrics, type PrometheusMetrics } from './adapters/metrics/prometheus.js';
 import { openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
+import { poolUse } from './adapters/postgres/pool-use.js';
+import { deliveryBacklog } from './adapters/postgres/repositories/delivery-backlog.js';
 import { deliveryQueue } from './adapters/postgres/repositories/delivery-queue.js';
 import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { renderQrImage } from './adapters/promptpay/qr-image.js';
@@ -31,8 +37,10 @@ import { postgresDeliveryWakeups } from './adapters/webhooks/postgres-wakeups.js
 import { standardWebhookSigner } from './adapters/webhooks/standard-signer.js';
 import { webhookUrlGuard } from './adapters/webhooks/url-guard.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import type { KeyUsage } from './ports/api-keys.js';
 import type { CustomerBank } from './ports/bank.js';
 import type { Clock } from './ports/clock.js';
+import { silentMetrics } from './ports/metrics.js';
 
 /** The composition root: the one module that names concrete adapters and wires them together. */
 
@@ -49,8 +57,14 @@ export interface Runtime {
   db: Database;
   services: Services;
   logger: Logger;
+  /** The Prometheus series, kept only when METRICS or METRICS_PORT asks for them. */
+  metrics: PrometheusMetrics | null;
+  keyUsage: KeyUsage & { flush(): Promise<void> };
   close(): Promise<void>;
 }
+
+/** How often the last use of each API key is written (one statement for all of them). */
+const KEY_USAGE_FLUSH_MS = 5_000;
 
 export const createLogger = (config: Config): Logger =>
   pino({ level: config.logLevel, redact: { paths: ['req.headers.authorization', '*.apiKey', '*.secret', '*.api_key'], censor: '[redacted]' } });
@@ -67,9 +81,16 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
     const db = await openDatabase(
       config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir },
     );
+    const clock = overrides.clock ?? systemClock;
+    const metrics =
+      config.metrics.onApiPort || config.metrics.port !== null
+        ? prometheusMetrics({ pool: () => poolUse(db.knex), deliveryBacklog: () => deliveryBacklog(db.knex), now: () => clock.now() })
+        : null;
+    const uow = createUnitOfWork(db.knex);
+    const queue = deliveryQueue(db.knex);
     const services: Services = {
-      uow: createUnitOfWork(db.knex),
-      clock: overrides.clock ?? systemClock,
+      uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
+      clock,
       ids: randomIds,
       apiKeys: sha256ApiKeys,
       bank: overrides.bank ?? sandboxBank,
@@ -81,21 +102,30 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         urlGuard: webhookUrlGuard({ allowPrivate: config.webhookAllowPrivateUrls }),
         signer: standardWebhookSigner(),
         sender: httpWebhookSender(),
-        queue: deliveryQueue(db.knex),
+        queue: metrics ? countingDeliveryQueue(queue, metrics) : queue,
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
       },
+      metrics: metrics ?? silentMetrics,
     };
+    const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
     const close = async () => {
+      await keyUsage.stop();
       await db.close();
       await unlock?.();
     };
-    return { config, db, services, logger, close };
+    return { config, db, services, logger, metrics, keyUsage, close };
   } catch (error) {
     await unlock?.();
     throw error;
   }
 }
+
+const httpMetrics = (metrics: PrometheusMetrics, serveOnApiPort: boolean) => ({
+  observeRequest: metrics.observeRequest,
+  render: async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }),
+  serveOnApiPort,
+});
 
 export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}): Express {
   return createApp({
@@ -110,6 +140,9 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
       await runtime.db.knex.raw('select 1');
       return true;
     },
+    keyUsage: runtime.keyUsage,
+    rateLimitPerSecond: runtime.config.rateLimitPerSecond,
+    metrics: runtime.metrics && httpMetrics(runtime.metrics, runtime.config.metrics.onApiPort),
   });
 }
 
@@ -216,6 +249,8 @@ function answerUnreadableRequest(error: Error & { code?: string }, socket: Duple
 
 export interface RunningServer {
   url: string;
+  /** Where METRICS_PORT serves /metrics; null when it is not set. */
+  metricsUrl: string | null;
   runtime: Runtime;
   stop(): Promise<void>;
 }
@@ -233,10 +268,13 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides));
+  const metricsServer = runtime.metrics && config.metrics.port !== null ? await startMetricsServer(runtime.metrics, config.metrics.port, config.host) : null;
   return {
     url,
+    metricsUrl: metricsServer?.url ?? null,
     runtime,
     async stop() {
+      await metricsServer?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([stopBackground(), stopPayouts(), stopReconciliation()]);

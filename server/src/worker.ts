@@ -1,3 +1,4 @@
+import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { loadConfig } from './config.js';
 import { openRuntime, runEntryPoint, startBackgroundWork, startBankReconciliation, startPayoutWork } from './main.js';
 
@@ -8,8 +9,11 @@ async function worker(): Promise<void> {
   const stopPayouts = startPayoutWork(runtime);
   const stopReconciliation = startBankReconciliation(runtime);
   const stop = () => Promise.all([stopBackground(), stopPayouts(), stopReconciliation()]);
-  runtime.logger.info(`worker running (${runtime.db.kind} database)`);
+  // METRICS_PORT: the worker's own series (webhook attempts, backlog, pool); METRICS=on alone has no port to use here.
+  const metrics = runtime.metrics && runtime.config.metrics.port !== null ? await startMetricsServer(runtime.metrics, runtime.config.metrics.port, runtime.config.host) : null;
+  runtime.logger.info(`worker running (${runtime.db.kind} database)${metrics ? `; metrics on ${metrics.url}` : ''}`);
   const shutdown = async () => {
+    await metrics?.stop();
     await stop();
     await runtime.close();
     process.exit(0);

@@ -12,6 +12,8 @@ describe('settings', () => {
       webhookRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
       webhookTimeoutMs: 10_000,
       webhookDispatcher: true,
+      rateLimitPerSecond: 100,
+      metrics: { onApiPort: false, port: null },
     });
   });
 
@@ -25,7 +27,11 @@ describe('settings', () => {
       WEBHOOK_TIMEOUT_MS: '250',
       WEBHOOK_DISPATCHER: 'off',
       EXPIRY_SWEEP_INTERVAL_MS: '50',
+      RATE_LIMIT_PER_SECOND: '0',
+      METRICS: 'on',
+      METRICS_PORT: '9464',
     });
+    expect(config).toMatchObject({ rateLimitPerSecond: 0, metrics: { onApiPort: true, port: 9464 } });
     expect(config).toMatchObject({ port: 8080, publicBaseUrl: 'https://pay.example.com', webhookRetryScheduleMs: [0, 500, 2000], webhookDispatcher: false, webhookTimeoutMs: 250 });
   });
 
@@ -39,6 +45,10 @@ describe('settings', () => {
     ['WEBHOOK_TIMEOUT_MS', '0', /WEBHOOK_TIMEOUT_MS/],
     ['WEBHOOK_DISPATCHER', 'true', /must be 'on' or 'off'/],
     ['EXPIRY_SWEEP_INTERVAL_MS', '-1', /EXPIRY_SWEEP_INTERVAL_MS/],
+    ['RATE_LIMIT_PER_SECOND', '-5', /RATE_LIMIT_PER_SECOND: '-5' must be an integer from 0/],
+    ['RATE_LIMIT_PER_SECOND', '2.5', /RATE_LIMIT_PER_SECOND/],
+    ['METRICS', 'true', /METRICS: 'true' must be 'on' or 'off'/],
+    ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
   ])('refuses %s=%s with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });

@@ -23,13 +23,13 @@ export interface Service {
  * The real service, as deployed: real adapters, real database (in-memory PGlite, or a fresh PostgreSQL database when
  * DATABASE_URL is set), no response validation of its own, so the contract checks here are the only judge.
  */
-export async function startService(options: { clock?: Clock } = {}): Promise<Service> {
+export async function startService(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<Service> {
   const bank = await startBankSimulator({ ...bankSettings });
   const server = await startTestServer({
     clock: options.clock,
     validateResponses: false,
     // Webhook URLs in the pacts point at 127.0.0.1: no DNS, no public host needed (the documented test setting).
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...scbEnv(bank) },
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...scbEnv(bank), ...options.env },
   });
   return {
     url: server.url,

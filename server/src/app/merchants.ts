@@ -15,15 +15,18 @@ export interface NewMerchant {
 export async function createMerchant(s: Services, request: NewMerchant): Promise<{ merchant: Merchant; apiKey: string }> {
   const merchant: Merchant = { id: s.ids.next('merchant'), feeBps: 0, payoutAccount: null, ...request, createdAt: s.clock.now() };
   const key = s.apiKeys.issue(request.mode);
-  await s.uow.run((tx) => tx.merchants.insert(merchant, { id: key.id, hash: key.hash, prefix: key.prefix }));
+  await s.uow.run((tx) => tx.merchants.insert(merchant, { id: key.id, hash: key.hash, prefix: key.prefix, last4: key.last4 }));
   return { merchant, apiKey: key.secret };
 }
 
-/** The merchant an API key belongs to, or null; the stored hash is compared in constant time. */
-export async function authenticate(s: Services, apiKey: string): Promise<Merchant | null> {
+/**
+ * The merchant an API key belongs to, with the key's id and expiry, or null when unknown or revoked; the stored hash
+ * is compared in constant time. Expiry is left to the caller, which may keep the answer for a moment.
+ */
+export async function authenticate(s: Services, apiKey: string): Promise<{ merchant: Merchant; keyId: string; expiresAt: Date | null } | null> {
   const hash = s.apiKeys.hash(apiKey);
   const found = await s.uow.repos.merchants.findByApiKeyHash(hash);
-  return found && s.apiKeys.sameHash(found.keyHash, hash) ? found.merchant : null;
+  return found && s.apiKeys.sameHash(found.keyHash, hash) ? { merchant: found.merchant, keyId: found.keyId, expiresAt: found.expiresAt } : null;
 }
 
 /** The operator sets where a merchant's withdrawals go; false when there is no such merchant. */

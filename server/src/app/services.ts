@@ -5,6 +5,7 @@ import type { CardProcessor } from '../ports/card-processor.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { AutomatedPayoutRail, BulkTransferFile } from '../ports/payout-rail.js';
+import type { OperationalMetrics } from '../ports/metrics.js';
 import type { UnitOfWork } from '../ports/repositories.js';
 import type { DeliveryQueue, WebhookSender, WebhookSigner, WebhookUrlGuard } from '../ports/webhook-delivery.js';
 
@@ -32,4 +33,6 @@ export interface Services {
     retryScheduleMs: readonly number[];
     timeoutMs: number;
   };
+  /** Counters for /metrics (silent unless METRICS or METRICS_PORT is set). */
+  metrics: OperationalMetrics;
 }

@@ -5,6 +5,7 @@ export interface IssuedApiKey {
   secret: string; // shown once, never stored
   hash: string;
   prefix: string; // enough to recognise a key in logs, never enough to use it
+  last4: string; // how the operator names a key to revoke
 }
 
 export interface ApiKeys {
@@ -12,4 +13,9 @@ export interface ApiKeys {
   hash(secret: string): string;
   /** Constant-time comparison of two hashes. */
   sameHash(a: string, b: string): boolean;
+}
+
+/** Remembers when each key was last used, and writes it in batches: never a database write per request. */
+export interface KeyUsage {
+  touch(keyId: string, at: Date): void;
 }

@@ -1,3 +1,4 @@
+import type { ApiKeyRecord } from '../domain/api-key.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
@@ -11,11 +12,31 @@ import type { Delivery, Webhook } from '../domain/webhook.js';
 import type { BalanceRepository, PayoutAccountStore, RefundPayoutRepository, WithdrawalRepository } from './ledger.js';
 
 export interface MerchantRepository extends PayoutAccountStore {
-  insert(merchant: Merchant, apiKey: { id: string; hash: string; prefix: string }): Promise<void>;
-  /** The merchant owning an API key, found by the key's SHA-256 hash; `keyHash` is returned for a constant-time compare. */
-  findByApiKeyHash(hash: string): Promise<{ merchant: Merchant; keyHash: string } | null>;
+  insert(merchant: Merchant, apiKey: NewApiKey): Promise<void>;
+  /**
+   * The merchant owning an API key that is not revoked, found by the key's SHA-256 hash; `keyHash` is returned for a
+   * constant-time compare, `expiresAt` for the caller to judge against its clock.
+   */
+  findByApiKeyHash(hash: string): Promise<{ merchant: Merchant; keyHash: string; keyId: string; expiresAt: Date | null } | null>;
   findById(id: string): Promise<Merchant | null>;
   count(): Promise<number>;
+}
+
+export interface NewApiKey {
+  id: string;
+  hash: string;
+  prefix: string;
+  last4: string;
+}
+
+export interface ApiKeyRepository {
+  insert(merchantId: string, key: NewApiKey, createdAt: Date): Promise<void>;
+  /** Every key of the merchant, revoked and expired ones too, newest first. */
+  listByMerchant(merchantId: string): Promise<ApiKeyRecord[]>;
+  setExpiry(id: string, expiresAt: Date): Promise<void>;
+  revoke(id: string, at: Date): Promise<void>;
+  /** Keeps the latest use of each key (a use older than the stored one changes nothing). */
+  recordLastUse(uses: { keyId: string; at: Date }[]): Promise<void>;
 }
 
 export interface QrCodeRepository {
@@ -157,6 +178,7 @@ export interface BankCheckQueue {
 
 export interface Repositories {
   merchants: MerchantRepository;
+  apiKeys: ApiKeyRepository;
   qrCodes: QrCodeRepository;
   payments: PaymentRepository;
   refunds: RefundRepository;

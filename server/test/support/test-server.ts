@@ -67,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DATA_DIR: 'memory://',
     WEBHOOK_DISPATCHER: 'off',
     LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_SECOND: '0', // tests send bursts; the rate limit's own tests turn it on
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });

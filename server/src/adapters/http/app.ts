@@ -2,10 +2,13 @@ import express, { Router, type ErrorRequestHandler, type Express } from 'express
 import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
+import type { KeyUsage } from '../../ports/api-keys.js';
 import { accessLog } from './access-log.js';
 import { requireApiKey } from './auth.js';
 import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
+import { rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
+import { metricsEndpoint, observeRequests, type HttpMetrics } from './request-metrics.js';
 import { requestId } from './request-context.js';
 import { balanceRoutes } from './routes/balance-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
@@ -28,6 +31,11 @@ export interface AppDeps {
   bankCallbackToken?: string | null;
   /** Readiness: can the service reach its database? */
   isReady: () => Promise<boolean>;
+  keyUsage: KeyUsage;
+  /** Per merchant on the API, per client address on public pages; 0: no limit. */
+  rateLimitPerSecond: number;
+  /** Requests are counted and timed when metrics are kept. */
+  metrics?: HttpMetrics | null;
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
@@ -52,6 +60,10 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId(() => s.ids.next('request')));
   app.use(accessLog(logger));
+  if (deps.metrics) {
+    app.use(observeRequests(deps.metrics));
+    if (deps.metrics.serveOnApiPort) app.get('/metrics', metricsEndpoint(deps.metrics));
+  }
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -62,13 +74,17 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(jsonBody());
+  // Public pages (the QR image, the checkout page) share one bucket per client address.
+  const perAddress = rateLimitPerAddress(s.clock, deps.rateLimitPerSecond);
+  app.get(`${QR_IMAGE_BASE}/:qr_code_id/image`, perAddress);
   app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
   app.use(BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes(s, deps.bankCallbackToken ?? null));
-  // The API under each base path: authenticated, validated against the contract's paths served there, routed.
-  const authenticated = requireApiKey(s);
+  // The API under each base path: authenticated, rate limited per merchant, validated against the contract's paths served there, routed.
+  const authenticated = requireApiKey(s, deps.keyUsage);
+  const perMerchant = rateLimitPerMerchant(s.clock, deps.rateLimitPerSecond);
   const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s), balanceRoutes(s)];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
-    app.use(basePath, Router().use(authenticated, validator, ...routes));
+    app.use(basePath, Router().use(authenticated, perMerchant, validator, ...routes));
   }
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');

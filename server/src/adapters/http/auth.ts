@@ -4,30 +4,59 @@ import { authenticate } from '../../app/merchants.js';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Merchant } from '../../domain/merchant.js';
+import type { KeyUsage } from '../../ports/api-keys.js';
 
 const BEARER = /^Bearer (sk_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
 
+/** How long a looked-up key is trusted without asking the database again: a revocation reaches every instance within a second. */
+export const KEY_RECHECK_MS = 800;
+
+interface KnownKey {
+  merchant: Merchant;
+  keyId: string;
+  expiresAt: number; // Infinity: no expiry
+  checkedAt: number;
+}
+
 /**
- * `Authorization: Bearer sk_test_...`: a missing, malformed or unknown key gets the same 401. Known keys are
- * remembered briefly (by hash, never the key itself) so that a request costs no database round trip for auth;
- * keys cannot be revoked through the API, so a minute of memory changes nothing a merchant can observe.
+ * `Authorization: Bearer sk_test_...`: a missing, malformed, unknown, expired or revoked key gets the same 401. A key
+ * found is remembered (by hash, never the key itself) for KEY_RECHECK_MS, so a busy merchant costs one lookup per
+ * instance and per 0.8 s, not one per request; concurrent requests share that lookup. Expiry is checked on every request.
  */
-export function requireApiKey(s: Services) {
-  const merchants = new LRUCache<string, Merchant>({ max: 10_000, ttl: 60_000 });
-  const lookUp = async (hash: string, apiKey: string): Promise<Merchant | null> => {
-    const merchant = await authenticate(s, apiKey);
-    if (merchant) merchants.set(hash, merchant);
-    return merchant;
+export function requireApiKey(s: Services, usage: KeyUsage) {
+  const known = new LRUCache<string, KnownKey>({ max: 10_000 });
+  const lookingUp = new Map<string, Promise<KnownKey | null>>();
+  const lookUp = (hash: string, apiKey: string, now: number): Promise<KnownKey | null> => {
+    let pending = lookingUp.get(hash);
+    if (!pending) {
+      pending = authenticate(s, apiKey)
+        .then((found) => {
+          const key = found && { merchant: found.merchant, keyId: found.keyId, expiresAt: found.expiresAt?.getTime() ?? Infinity, checkedAt: now };
+          if (key) known.set(hash, key);
+          else known.delete(hash);
+          return key;
+        })
+        .finally(() => lookingUp.delete(hash));
+      lookingUp.set(hash, pending);
+    }
+    return pending;
   };
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const apiKey = BEARER.exec(req.get('authorization') ?? '')?.[1];
-    const hash = apiKey ? s.apiKeys.hash(apiKey) : '';
-    const merchant = apiKey ? (merchants.get(hash) ?? (await lookUp(hash, apiKey))) : null;
-    if (!merchant) {
+    const now = s.clock.now();
+    const nowMs = now.getTime();
+    let key: KnownKey | null = null;
+    if (apiKey) {
+      const hash = s.apiKeys.hash(apiKey);
+      const cached = known.get(hash);
+      key = cached && nowMs - cached.checkedAt < KEY_RECHECK_MS && nowMs >= cached.checkedAt ? cached : await lookUp(hash, apiKey, nowMs);
+    }
+    if (!key || key.expiresAt <= nowMs) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       throw new DomainError('authentication_failed', "Send your secret API key as 'Authorization: Bearer sk_test_...' (or sk_live_...).");
     }
-    res.locals.merchant = merchant;
+    usage.touch(key.keyId, now);
+    res.locals.merchant = key.merchant;
     next();
   };
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
 import { bankCheckQueue, bankTransactionRepository } from './repositories/bank.js';
+import { apiKeyRepository } from './repositories/api-keys.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventLog } from './repositories/event-log.js';
 import { eventOutbox } from './repositories/events.js';
@@ -19,6 +20,7 @@ import { withdrawalRepository } from './repositories/withdrawals.js';
 
 export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
   merchants: merchantRepository(db, insert),
+  apiKeys: apiKeyRepository(db, insert),
   qrCodes: qrCodeRepository(db, insert),
   payments: paymentRepository(db, insert),
   refunds: refundRepository(db, insert),

@@ -9,7 +9,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 export const sha256ApiKeys: ApiKeys = {
   issue(mode) {
     const secret = `${apiKeyPrefix(mode)}${randomBytes(24).toString('base64url')}`;
-    return { id: randomIds.next('apiKey'), secret, hash: sha256(secret), prefix: secret.slice(0, 12) };
+    return { id: randomIds.next('apiKey'), secret, hash: sha256(secret), prefix: secret.slice(0, 12), last4: secret.slice(-4) };
   },
   hash: sha256,
   sameHash(a, b) {

@@ -42,11 +42,17 @@ export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): Merc
       payout_account_name: merchant.payoutAccount?.accountName ?? null,
       created_at: merchant.createdAt,
     });
-    await insert('api_keys', { id: apiKey.id, merchant_id: merchant.id, key_hash: apiKey.hash, key_prefix: apiKey.prefix, created_at: merchant.createdAt });
+    await insert('api_keys', { id: apiKey.id, merchant_id: merchant.id, key_hash: apiKey.hash, key_prefix: apiKey.prefix, key_last4: apiKey.last4, created_at: merchant.createdAt });
   },
   async findByApiKeyHash(hash) {
-    const row = await db('api_keys').join('merchants', 'merchants.id', 'api_keys.merchant_id').where('api_keys.key_hash', hash).first('merchants.*', 'api_keys.key_hash');
-    return row ? { merchant: toMerchant(row as MerchantRow), keyHash: (row as { key_hash: string }).key_hash } : null;
+    const row = await db('api_keys')
+      .join('merchants', 'merchants.id', 'api_keys.merchant_id')
+      .where('api_keys.key_hash', hash)
+      .whereNull('api_keys.revoked_at')
+      .first('merchants.*', 'api_keys.key_hash', { key_id: 'api_keys.id', key_expires_at: 'api_keys.expires_at' });
+    if (!row) return null;
+    const key = row as { key_hash: string; key_id: string; key_expires_at: Date | null };
+    return { merchant: toMerchant(row as MerchantRow), keyHash: key.key_hash, keyId: key.key_id, expiresAt: key.key_expires_at };
   },
   async findById(id) {
     const row = await db<MerchantRow>('merchants').where({ id }).first();

@@ -1,0 +1,30 @@
+import type { Request, RequestHandler, Response } from 'express';
+
+/** What the HTTP layer reports to, and serves, when the deployment keeps metrics. */
+export interface HttpMetrics {
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** The exposition text and its content type. */
+  render(): Promise<{ contentType: string; text: string }>;
+  /** METRICS=on: GET /metrics on the API port, without a key. */
+  serveOnApiPort: boolean;
+}
+
+/** The route's pattern (`/Thai/v1/payments/:payment_id`), so that ids never become series; `unmatched` before routing. */
+const routeOf = (req: Request): string => (req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : 'unmatched');
+
+/** Times every request to its answer. */
+export function observeRequests(metrics: HttpMetrics): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => metrics.observeRequest(req.method, routeOf(req), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    next();
+  };
+}
+
+/** GET /metrics: the Prometheus text format, no API key (mounted only where the operator asked). */
+export function metricsEndpoint(metrics: HttpMetrics): RequestHandler {
+  return async (_req: Request, res: Response) => {
+    const { contentType, text } = await metrics.render();
+    res.type(contentType).send(text);
+  };
+}

@@ -1,0 +1,91 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { OperationalMetrics } from '../../ports/metrics.js';
+
+/** What the database can say at scrape time. */
+export interface ScrapeSources {
+  /** Connections of the pool: in use, idle, and requests waiting for one; null without a pool. */
+  pool(): { used: number; free: number; waiting: number; max: number } | null;
+  /** Pending webhook deliveries and when the oldest of them was created. */
+  deliveryBacklog(): Promise<{ pending: number; oldestCreatedAt: Date | null }>;
+  now(): Date;
+}
+
+export interface PrometheusMetrics extends OperationalMetrics {
+  registry: Registry;
+  /** One answered HTTP request; `route` is the route's pattern, never the raw path (ids would explode the series). */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+}
+
+/** Every series of the service in a registry of its own (several servers may share a process: tests). */
+export function prometheusMetrics(sources: ScrapeSources): PrometheusMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'pqr_http_requests_total', help: 'HTTP requests by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'pqr_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method and route pattern.',
+    labelNames: ['method', 'route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const paymentsCreated = new Counter({ name: 'pqr_payments_created_total', help: 'Payments created, by method.', labelNames: ['method'], registers: [registry] });
+  const paymentsCompleted = new Counter({ name: 'pqr_payments_completed_total', help: 'Payments that reached a final state, by status.', labelNames: ['status'], registers: [registry] });
+  const webhookAttempts = new Counter({
+    name: 'pqr_webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome: delivered, pending (will be retried) or failed (gave up).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const bankConfirmations = new Counter({ name: 'pqr_bank_confirmations_total', help: 'Bank transactions confirmed by the bank, by outcome.', labelNames: ['outcome'], registers: [registry] });
+  const unmatched = new Counter({ name: 'pqr_bank_unmatched_transactions_total', help: 'Bank transactions that fit no payment, by reason.', labelNames: ['reason'], registers: [registry] });
+  const unmatchedAmount = new Counter({ name: 'pqr_bank_unmatched_amount_satang_total', help: 'Money (satang) received that fits no payment, by reason.', labelNames: ['reason'], registers: [registry] });
+  new Gauge({
+    name: 'pqr_webhook_deliveries_pending',
+    help: 'Webhook deliveries waiting for a successful attempt.',
+    registers: [registry],
+    async collect() {
+      this.set((await sources.deliveryBacklog()).pending);
+    },
+  });
+  new Gauge({
+    name: 'pqr_webhook_oldest_pending_delivery_age_seconds',
+    help: 'Age of the oldest pending webhook delivery (0 when none).',
+    registers: [registry],
+    async collect() {
+      const { oldestCreatedAt } = await sources.deliveryBacklog();
+      this.set(oldestCreatedAt ? Math.max(0, (sources.now().getTime() - oldestCreatedAt.getTime()) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'pqr_db_pool_connections',
+    help: 'Database pool connections by state: used, free, waiting (requests queued for a connection), max.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pool = sources.pool();
+      if (!pool) return;
+      for (const state of ['used', 'free', 'waiting', 'max'] as const) this.set({ state }, pool[state]);
+    },
+  });
+  // Series exist from the start at 0, so rate() and increase() see the first event.
+  for (const method of ['qr', 'card']) paymentsCreated.inc({ method }, 0);
+  for (const status of ['succeeded', 'failed', 'expired']) paymentsCompleted.inc({ status }, 0);
+  for (const outcome of ['delivered', 'pending', 'failed']) webhookAttempts.inc({ outcome }, 0);
+  for (const outcome of ['applied', 'duplicate', 'unmatched', 'not_listed', 'bank_unreachable', 'rejected']) bankConfirmations.inc({ outcome }, 0);
+
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      requests.inc({ method, route, status });
+      latency.observe({ method, route }, seconds);
+    },
+    paymentCreated: (method) => paymentsCreated.inc({ method }),
+    paymentCompleted: (status) => paymentsCompleted.inc({ status }),
+    webhookAttempt: (outcome) => webhookAttempts.inc({ outcome }),
+    bankConfirmation: (outcome) => bankConfirmations.inc({ outcome }),
+    unmatchedBankTransaction(reason, amountSatang) {
+      unmatched.inc({ reason });
+      unmatchedAmount.inc({ reason }, amountSatang);
+    },
+  };
+}

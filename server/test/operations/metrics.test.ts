@@ -1,0 +1,129 @@
+import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverDueWebhooks } from '../../src/app/deliver-webhooks.js';
+import { apiClient, expectEnvelope } from '../support/http.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { subscribe } from '../webhooks/fixtures.js';
+
+const clock = manualClock(new Date('2026-11-23T10:00:00.000Z'));
+let server: TestServer;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  [server, receiver] = await Promise.all([startTestServer({ clock, env: { METRICS: 'on', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } }), startReceiver()]);
+});
+afterAll(async () => {
+  await server.stop();
+  await receiver.close();
+});
+
+/** GET /metrics without a key, parsed by a Prometheus text-format parser. */
+async function scrape(url = `${server.url}/metrics`): Promise<MetricFamily[]> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parsePrometheusTextFormat(await res.text());
+}
+
+/** The value of one counter or gauge series, 0 when the series is absent. */
+function valueOf(families: MetricFamily[], name: string, labels: Record<string, string> = {}): number {
+  const family = families.find((f) => f.name === name);
+  const sample = family?.metrics.find((m) => Object.entries(labels).every(([key, value]) => m.labels?.[key] === value));
+  return Number(sample?.value ?? 0);
+}
+
+describe('GET /metrics (METRICS=on)', () => {
+  it('counts requests by route and status with latency, and payments created and completed by status', async () => {
+    const api = apiClient(server.url, await server.merchant());
+    const before = await scrape();
+    const qr = (body: object, options = {}) => api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB', ...body }, options);
+    const first = await qr({}, { idempotencyKey: 'metrics-1' });
+    expect((await qr({}, { idempotencyKey: 'metrics-1' })).headers.get('idempotent-replayed')).toBe('true'); // a replay creates nothing
+    const second = await qr({});
+    await qr({});
+    expect((await api.post(`/Thai/v1/test/payments/${first.body.payment_id}/succeed`)).status).toBe(200);
+    expect((await api.post(`/Thai/v1/test/payments/${second.body.payment_id}/expire`)).status).toBe(200);
+    expect((await api.post('/Thai/v1/payments', { token_id: 'tok_declined', amount: 10000, currency: 'THB' })).status).toBe(402);
+    expect((await api.get('/Thai/v1/nowhere/pay_1')).status).toBe(404);
+
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    expect(moved('pqr_http_requests_total', { method: 'POST', route: '/Thai/v1/qr-codes', status: '200' })).toBe(4);
+    expect(moved('pqr_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1); // raw paths never become series
+    expect(moved('pqr_http_requests_total', { method: 'POST', route: '/Thai/v1/payments', status: '402' })).toBe(1);
+    const histogram = after.find((f) => f.name === 'pqr_http_request_duration_seconds');
+    expect(histogram?.type).toBe('HISTOGRAM');
+    expect(Object.keys(histogram!.metrics[0]!.buckets!)).toContain('0.05'); // (the parser merges a histogram's label sets)
+
+    expect(moved('pqr_payments_created_total', { method: 'qr' })).toBe(3);
+    expect(moved('pqr_payments_created_total', { method: 'card' })).toBe(1);
+    expect(moved('pqr_payments_completed_total', { status: 'succeeded' })).toBe(1);
+    expect(moved('pqr_payments_completed_total', { status: 'expired' })).toBe(1);
+    expect(moved('pqr_payments_completed_total', { status: 'failed' })).toBe(1); // the declined card
+  });
+
+  it('shows the webhook backlog: pending deliveries, the oldest one\'s age, and attempts by outcome', async () => {
+    const api = apiClient(server.url, await server.merchant());
+    await subscribe(api, receiver, '/metrics-hook', ['payment.pending']);
+    await deliverDueWebhooks(server.running.runtime.services); // whatever earlier tests left due
+    const before = await scrape();
+    expect(valueOf(before, 'pqr_webhook_oldest_pending_delivery_age_seconds')).toBe(0);
+
+    expect((await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' })).status).toBe(200);
+    clock.advance(90_000); // the dispatcher is off in tests: the delivery waits
+    const waiting = await scrape();
+    expect(valueOf(waiting, 'pqr_webhook_deliveries_pending')).toBe(1);
+    expect(valueOf(waiting, 'pqr_webhook_oldest_pending_delivery_age_seconds')).toBe(90);
+
+    expect(await deliverDueWebhooks(server.running.runtime.services)).toBe(1);
+    const delivered = await scrape();
+    expect(valueOf(delivered, 'pqr_webhook_deliveries_pending')).toBe(0);
+    expect(valueOf(delivered, 'pqr_webhook_oldest_pending_delivery_age_seconds')).toBe(0);
+    expect(valueOf(delivered, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' }) - valueOf(waiting, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
+    expect(receiver.at('/metrics-hook')).toHaveLength(1);
+  });
+
+  it('carries the bank series that the bank connection reports through the metrics port, and the pool in use', async () => {
+    const before = await scrape();
+    expect(valueOf(before, 'pqr_bank_confirmations_total', { outcome: 'applied' })).toBe(0); // present from the start
+    const { metrics } = server.running.runtime.services;
+    metrics.bankConfirmation('applied');
+    metrics.bankConfirmation('unmatched');
+    metrics.unmatchedBankTransaction('amount_mismatch', 15_000);
+    const after = await scrape();
+    expect(valueOf(after, 'pqr_bank_confirmations_total', { outcome: 'applied' })).toBe(1);
+    expect(valueOf(after, 'pqr_bank_confirmations_total', { outcome: 'unmatched' })).toBe(1);
+    expect(valueOf(after, 'pqr_bank_unmatched_transactions_total', { reason: 'amount_mismatch' })).toBe(1);
+    expect(valueOf(after, 'pqr_bank_unmatched_amount_satang_total', { reason: 'amount_mismatch' })).toBe(15_000);
+    expect(valueOf(after, 'pqr_db_pool_connections', { state: 'max' })).toBeGreaterThanOrEqual(1);
+    expect(after.some((f) => f.name === 'process_cpu_user_seconds_total')).toBe(true);
+  });
+});
+
+describe('where /metrics is served', () => {
+  it('nowhere by default', async () => {
+    const plain = await startTestServer();
+    try {
+      expectEnvelope(await apiClient(plain.url).get('/metrics'), 404, 'route_not_found');
+      expect(plain.running.metricsUrl).toBeNull();
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('on a port of its own with METRICS_PORT, and then not on the API port', async () => {
+    const separate = await startTestServer({ env: { METRICS_PORT: '0' } });
+    try {
+      const api = apiClient(separate.url, await separate.merchant());
+      expect((await api.get('/Thai/v1/transactions')).status).toBe(200);
+      expect(separate.running.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const families = await scrape(separate.running.metricsUrl!);
+      expect(valueOf(families, 'pqr_http_requests_total', { method: 'GET', route: '/Thai/v1/transactions', status: '200' })).toBe(1);
+      expectEnvelope(await apiClient(separate.url).get('/metrics'), 404, 'route_not_found');
+      expect((await fetch(separate.running.metricsUrl!.replace('/metrics', '/other'))).status).toBe(404);
+    } finally {
+      await separate.stop();
+    }
+  });
+});

@@ -1,0 +1,17 @@
+declare module 'parse-prometheus-text-format' {
+  /** One sample: counters and gauges carry `value`; histograms `buckets`, `count` and `sum` (prom2json's shape). */
+  export interface Sample {
+    labels?: Record<string, string>;
+    value?: string;
+    buckets?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }
+  export interface MetricFamily {
+    name: string;
+    help: string;
+    type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED';
+    metrics: Sample[];
+  }
+  export default function parsePrometheusTextFormat(text: string): MetricFamily[];
+}
