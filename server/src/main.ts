@@ -1,14 +1,17 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import type { Express } from 'express';
+import { Router, type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
+import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
+import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
 import { createApp } from './adapters/http/app.js';
 import { openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
+import { embeddedPaymentStatusChanges, postgresPaymentStatusChanges } from './adapters/postgres/payment-status-listener.js';
 import { deliveryQueue } from './adapters/postgres/repositories/delivery-queue.js';
 import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { renderQrImage } from './adapters/promptpay/qr-image.js';
@@ -67,6 +70,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       apiKeys: sha256ApiKeys,
       bank: overrides.bank ?? sandboxBank,
       cardProcessors: { test: sandboxCardProcessor, live: null },
+      returnUrls: { allowHttp: config.webhookAllowPrivateUrls },
       webhooks: {
         urlGuard: webhookUrlGuard({ allowPrivate: config.webhookAllowPrivateUrls }),
         signer: standardWebhookSigner(),
@@ -87,13 +91,22 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   }
 }
 
-export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}): Express {
+/** Open checkout pages follow their payments through one notification listener per server. */
+export function checkoutHubOf(runtime: Runtime): CheckoutStatusHub {
+  const { databaseUrl } = runtime.config;
+  const onError = (error: unknown) => runtime.logger.warn({ err: error }, 'checkout status updates interrupted; recovering');
+  const changes = databaseUrl ? postgresPaymentStatusChanges(databaseUrl, onError) : embeddedPaymentStatusChanges(runtime.db.knex);
+  return checkoutStatusHub(runtime.services, changes, onError);
+}
+
+export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}, checkoutHub = checkoutHubOf(runtime)): Express {
   return createApp({
     services: runtime.services,
     publicBaseUrl,
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
+    pages: Router().use(CHECKOUT_BASE, checkoutRoutes(runtime.services, checkoutHub)),
     validateResponses: overrides.validateResponses ?? false,
     isReady: async () => {
       await runtime.db.knex.raw('select 1');
@@ -159,6 +172,7 @@ function answerUnreadableRequest(error: Error & { code?: string }, socket: Duple
 export interface RunningServer {
   url: string;
   runtime: Runtime;
+  checkoutHub: CheckoutStatusHub;
   stop(): Promise<void>;
 }
 
@@ -172,11 +186,14 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides));
+  const checkoutHub = checkoutHubOf(runtime);
+  server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides, checkoutHub));
   return {
     url,
     runtime,
+    checkoutHub,
     async stop() {
+      await checkoutHub.close(); // ends the open status streams, which would keep the server from closing
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopBackground();

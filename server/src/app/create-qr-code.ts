@@ -3,6 +3,7 @@ import { assertMetadata } from '../domain/metadata.js';
 import { assertChargeable, assertCurrency } from '../domain/money.js';
 import type { Metadata, Payment } from '../domain/payment.js';
 import { buildPromptPayPayload } from '../domain/promptpay-payload.js';
+import { assertReturnUrl } from '../domain/return-url.js';
 import { DEFAULT_EXPIRY_MINUTES, expiresAtFor, type QrCode } from '../domain/qr-code.js';
 import type { Repositories } from '../ports/repositories.js';
 import { saveNewPayment } from './payment-state.js';
@@ -17,6 +18,7 @@ export interface QrCodeRequest {
   clientBankName?: string;
   clientBankAccount?: string;
   metadata?: Metadata;
+  returnUrl?: string;
 }
 
 /** A QR code and its pending payment are born together: same amount, same reference, same expiry. */
@@ -25,6 +27,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
   assertCurrency(request.currency);
   const metadata = request.metadata ?? {};
   assertMetadata(metadata);
+  if (request.returnUrl !== undefined) assertReturnUrl(request.returnUrl, { allowHttp: s.returnUrls.allowHttp });
 
   const now = s.clock.now();
   const expiresAt = expiresAtFor(now, request.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES);
@@ -36,6 +39,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
     paymentId,
     qrData: buildPromptPayPayload({ account: merchant.account, amountSatang: request.amount, reference: bankReference }),
     bankReference,
+    returnUrl: request.returnUrl ?? null,
     expiresAt,
     createdAt: now,
   };

@@ -16,6 +16,8 @@ export interface Services {
   bank: CustomerBank;
   /** A card processor per key mode; null where none is configured (live, by default). */
   cardProcessors: Record<Mode, CardProcessor | null>;
+  /** http return URLs are allowed only where private webhook URLs are (development, tests). */
+  returnUrls: { allowHttp: boolean };
   webhooks: {
     urlGuard: WebhookUrlGuard;
     signer: WebhookSigner;

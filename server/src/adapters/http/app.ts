@@ -1,4 +1,4 @@
-import express, { Router, type ErrorRequestHandler, type Express } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
@@ -7,6 +7,7 @@ import { requireApiKey } from './auth.js';
 import { jsonBody } from './json-body.js';
 import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
 import { requestId } from './request-context.js';
+import { docsRoutes } from './routes/docs-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
@@ -22,6 +23,8 @@ export interface AppDeps {
   validateResponses?: boolean;
   /** Readiness: can the service reach its database? */
   isReady: () => Promise<boolean>;
+  /** Public pages outside the API (the checkout page), routed before it. */
+  pages?: RequestHandler;
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
@@ -55,6 +58,8 @@ export function createApp(deps: AppDeps): Express {
     else sendError(res, serviceUnavailable());
   });
 
+  if (deps.pages) app.use(deps.pages);
+  app.use(docsRoutes());
   app.use(jsonBody());
   app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
   // The API under each base path: authenticated, validated against the contract's paths served there, routed.

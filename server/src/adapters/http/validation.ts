@@ -53,7 +53,9 @@ const validatorOf = (spec: Spec, options: { validateResponses: boolean }): Reque
  */
 export function contractValidators(options: { validateResponses: boolean }): { basePath: string; validator: RequestHandler[] }[] {
   const shared = new Map<string, RequestHandler[]>();
-  return specsByBasePath(loadContract()).map(({ basePath, spec }) => {
+  // Paths served at the origin itself are the public pages (checkout, docs), routed before the API, not validated as it.
+  const apiBases = specsByBasePath(loadContract()).filter(({ basePath }) => basePath !== '');
+  return apiBases.map(({ basePath, spec }) => {
     const paths = Object.keys(spec.paths).join(' ');
     const validator = shared.get(paths) ?? validatorOf(spec, options);
     shared.set(paths, validator);

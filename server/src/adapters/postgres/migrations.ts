@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { paymentStatusChannel } from '../../ports/payment-status.js';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 
 interface Migration {
@@ -185,6 +186,21 @@ const migrations: Migration[] = [
         END $$`);
       await knex.raw(`CREATE TRIGGER events_fan_out AFTER INSERT ON events REFERENCING NEW TABLE AS new_events
         FOR EACH STATEMENT EXECUTE FUNCTION events_fan_out()`);
+    },
+  },
+  {
+    name: 'v11_checkout',
+    async up(knex) {
+      await knex.schema.alterTable('qr_codes', (t) => t.text('return_url'));
+      // Open checkout pages follow their payment through one LISTEN per server, told on commit which QR code changed.
+      await knex.raw(`
+        CREATE FUNCTION payment_status_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_notify('${paymentStatusChannel}', NEW.qr_code_id);
+          RETURN NULL;
+        END $$`);
+      await knex.raw(`CREATE TRIGGER payment_status_notify AFTER UPDATE OF status ON payments
+        FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.qr_code_id IS NOT NULL) EXECUTE FUNCTION payment_status_notify()`);
     },
   },
 ];
