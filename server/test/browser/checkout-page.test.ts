@@ -48,7 +48,7 @@ async function openPage(url: string, options: { locale?: string; javaScriptEnabl
 
 const statusText = (page: Page) => page.locator('#status').textContent();
 
-describe('the checkout page in a real browser', () => {
+describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
   it('shows the merchant, ฿1,500.00, the reference and a QR image that decodes to qr_data, in Thai, in the served font, from this origin alone', async () => {
     const qr = await newQrCode();
     const { page, traffic } = await openPage(qr.checkout_url);
