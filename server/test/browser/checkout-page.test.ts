@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
-import jsQR from 'jsqr';
+import { AxeBuilder } from '@axe-core/playwright';
+import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import { launchBrowser, mobileContext, recordTraffic, screenshot } from '../supp
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 // One browser and one server for the whole file: a browser costs seconds to start on a 2-core machine.
+const jsQR = jsQRModule.default;
+
 let server: TestServer;
 let api: ApiClient;
 let browser: Browser;
@@ -18,7 +20,7 @@ let shopOrigin: string;
 
 beforeAll(async () => {
   server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
-  const { apiKey } = await server.merchant();
+  const { apiKey } = await server.merchant({ name: 'ร้านกาแฟบ้านสวน' }); // a Thai name: the heading needs the Thai font too
   api = apiClient(`${server.url}/Thai/v1`, { apiKey });
   // The merchant's own site, where return_url sends the customer.
   shop = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Shop</title><h1>Thank you</h1>'));
@@ -55,7 +57,7 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     await page.evaluate(() => document.fonts.ready);
 
     expect(await page.getAttribute('html', 'lang')).toBe('th');
-    expect(await page.locator('h1').textContent()).toBe('Test merchant');
+    expect(await page.locator('h1').textContent()).toBe('ร้านกาแฟบ้านสวน');
     expect(await page.locator('#amount').textContent()).toBe('฿1,500.00');
     expect(await page.locator('#reference').textContent()).toBe('INV-2026-00042');
     expect(await statusText(page)).toBe('รอการชำระเงิน');
@@ -69,11 +71,17 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     expect(jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height)?.data).toBe(qr.qr_data);
 
     // Thai glyphs come from the served Noto Sans Thai, not a fallback (the system has no Thai font: boxes).
-    const font = await page.evaluate(() => ({
-      loaded: [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replace(/"/g, '')),
-      thai: document.fonts.check('16px "Noto Sans Thai"', 'รอการชำระเงิน'),
-      used: getComputedStyle(document.getElementById('status')!).fontFamily,
-    }));
+    const font = await page.evaluate(() => {
+      const loaded: string[] = [];
+      document.fonts.forEach((face) => {
+        if (face.status === 'loaded') loaded.push(face.family.replace(/"/g, ''));
+      });
+      return {
+        loaded,
+        thai: document.fonts.check('16px "Noto Sans Thai"', 'รอการชำระเงิน'),
+        used: getComputedStyle(document.getElementById('status')!).fontFamily,
+      };
+    });
     expect(font.loaded).toContain('Noto Sans Thai');
     expect(font.thai).toBe(true);
     expect(font.used).toMatch(/^"?Noto Sans Thai/);

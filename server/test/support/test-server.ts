@@ -38,7 +38,7 @@ export interface TestServer {
   url: string;
   running: RunningServer;
   /** A new merchant with its own test key: every test makes the records it reads. */
-  merchant(options?: { mode?: 'test' | 'live'; account?: PromptPayAccount }): Promise<{ id: string; apiKey: string }>;
+  merchant(options?: { mode?: 'test' | 'live'; account?: PromptPayAccount; name?: string }): Promise<{ id: string; apiKey: string }>;
   stop(): Promise<void>;
 }
 
@@ -65,8 +65,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url: running.url,
     running,
-    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' } }: { mode?: 'test' | 'live'; account?: PromptPayAccount } = {}) {
-      const { merchant, apiKey } = await createMerchant(running.runtime.services, { name: 'Test merchant', mode, account });
+    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' }, name = 'Test merchant' }: { mode?: 'test' | 'live'; account?: PromptPayAccount; name?: string } = {}) {
+      const { merchant, apiKey } = await createMerchant(running.runtime.services, { name, mode, account });
       return { id: merchant.id, apiKey };
     },
     async stop() {

@@ -1,4 +1,4 @@
-/* global window, document, EventSource, fetch */
+/* global window, document, EventSource, fetch, setTimeout, clearTimeout */
 // Follows the payment's status live (server-sent events, polling as the fallback) and updates the server-rendered page.
 (function () {
   'use strict';
