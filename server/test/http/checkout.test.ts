@@ -106,8 +106,8 @@ describe('GET /Thai/pay/{qr_code_id}', () => {
     expect(html).toContain(`<meta http-equiv="refresh" content="3;url=https:&#x2F;&#x2F;shop.example.com&#x2F;done?payment_id&#x3D;${qr.payment_id}&amp;status&#x3D;succeeded">`);
   });
 
-  it('answers an unknown or impossible id with a 404 page', async () => {
-    for (const id of ['qr_00000000000000000000000000000000', 'qr_%00x', 'x'.repeat(200)]) {
+  it('answers an unknown or impossible id, or any other path under /Thai/pay, with a 404 page (no API key asked)', async () => {
+    for (const id of ['qr_00000000000000000000000000000000', 'qr_%00x', 'x'.repeat(200), 'assets/missing.js', 'qr_1/elsewhere']) {
       const res = await fetch(`${server.url}/Thai/pay/${id}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);

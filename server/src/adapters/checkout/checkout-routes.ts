@@ -111,8 +111,13 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub): Router {
     streams.add(res);
     // One timer for every open stream keeps idle proxies from cutting them.
     if (streams.size === 1) heartbeat = setInterval(() => streams.forEach((stream) => stream.write(': keep-alive\n\n')), HEARTBEAT_MS).unref();
-    req.on('close', end);
+    res.on('close', end); // the page went away
     send(state);
+  });
+
+  // Anything else under /Thai/pay is no page of ours (and not the API's either).
+  router.use((req, res) => {
+    res.status(404).type('html').send(renderNotFoundPage(languageOf(req)));
   });
   return router;
 }

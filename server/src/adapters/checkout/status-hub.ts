@@ -41,7 +41,10 @@ export function checkoutStatusHub(s: Services, changes: PaymentStatusChanges, on
 
   return {
     async watch(qrCodeId, listener) {
-      unsubscribe ??= changes.subscribe(onChange);
+      unsubscribe ??= changes.subscribe(onChange).catch((error: unknown) => {
+        unsubscribe = null; // the next page tries again
+        throw error;
+      });
       await unsubscribe;
       const listeners = watching.get(qrCodeId) ?? new Set();
       watching.set(qrCodeId, listeners.add(listener));
