@@ -135,6 +135,20 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     }
   });
 
+  it('falls back to polling the status when the event stream is refused', async () => {
+    const qr = await newQrCode();
+    const context = await mobileContext(browser);
+    await context.route('**/events', (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'busy' }));
+    const page = await context.newPage();
+    const traffic = recordTraffic(page);
+    await page.goto(qr.checkout_url);
+    await page.waitForRequest((request) => request.url().endsWith('/status'));
+    expect((await api.post(`/test/payments/${qr.payment_id}/succeed`)).status).toBe(200);
+    await page.locator('#status.status-succeeded').waitFor();
+    expect(traffic.requests.filter((url) => url.endsWith('/status')).length).toBeGreaterThanOrEqual(2);
+    await context.close();
+  });
+
   it('speaks English with ?lang=en and to an English browser', async () => {
     const qr = await newQrCode();
     const { page } = await openPage(`${qr.checkout_url}?lang=en`);
