@@ -226,7 +226,7 @@ async function greet(running: RunningServer): Promise<void> {
       'Create a QR code for 150.00 THB:',
       `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -H 'Idempotency-Key: order-1001' -d '{"amount": 15000, "currency": "THB", "reference": "ORDER-1001"}'`,
       '',
-      `Then open the qr_image_url it returns, and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
+      `Then open the checkout_url it returns (the customer's page) and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
       '',
     ].join('\n'),
   );
