@@ -221,6 +221,10 @@ function checkErrorResponse(response: JsonObject, status: string, where: string)
 }
 
 // --- operations -------------------------------------------------------------------------------
+/** Public pages (servers holding only the origin: checkout page, docs) are not API operations: no envelope rules. */
+const isPublicPage = (item: JsonObject): boolean =>
+  Array.isArray(item['servers']) && item['servers'].every((server) => new URL(String(asObject(server)['url'])).pathname === '/');
+
 function checkOperations(section: 'paths' | 'webhooks'): number {
   let operations = 0;
   for (const [pathKey, rawItem] of Object.entries(asObject(doc[section]))) {
@@ -263,15 +267,16 @@ function checkOperations(section: 'paths' | 'webhooks'): number {
         if (!params.some((parameter) => hasRef(parameter, IDEMPOTENCY_KEY_REF))) failures.push(`${where}: POST without the IdempotencyKey parameter`);
         for (const status of ['409', '413']) if (!(status in responses)) failures.push(`${where}: POST without a ${status} response`);
       }
-      if (!('500' in responses) || !('503' in responses)) failures.push(`${where}: must list 500 and 503`);
-      if (!('400' in responses)) failures.push(`${where}: must list 400`);
+      const page = isPublicPage(pathItem);
+      if (!page && (!('500' in responses) || !('503' in responses))) failures.push(`${where}: must list 500 and 503`);
+      if (!page && !('400' in responses)) failures.push(`${where}: must list 400`);
 
       for (const [status, rawResponse] of Object.entries(responses)) {
         const response = deref(rawResponse, `${where}/responses/${status}`);
         const headers = asObject(response['headers']);
         if (!hasRef(headers['Request-Id'], REQUEST_ID_REF)) failures.push(`${where}/responses/${status}: missing Request-Id header`);
         if (/^[45]/.test(status)) {
-          checkErrorResponse(response, status, `${where}/responses/${status}`);
+          if (!page || asObject(response['content'])['application/json'] !== undefined) checkErrorResponse(response, status, `${where}/responses/${status}`);
         } else if (/^2/.test(status)) {
           if (isPost && !hasRef(asObject(headers['Idempotent-Replayed'])['schema'], REPLAYED_SCHEMA_REF)) failures.push(`${where}/responses/${status}: POST success without Idempotent-Replayed header`);
           const json = asObject(response['content'])['application/json'];

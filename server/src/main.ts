@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import type { Express } from 'express';
+import { Router, type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { reconcileBankPayments } from './app/bank-payments.js';
 import { purgeExpiredWebhookData } from './app/events.js';
@@ -9,6 +9,8 @@ import { batchedKeyUsage } from './app/api-keys.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
+import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
+import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
 import { createApp } from './adapters/http/app.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
@@ -17,6 +19,7 @@ import { openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
 import { poolUse } from './adapters/postgres/pool-use.js';
 import { deliveryBacklog } from './adapters/postgres/repositories/delivery-backlog.js';
+import { embeddedPaymentStatusChanges, postgresPaymentStatusChanges } from './adapters/postgres/payment-status-listener.js';
 import { deliveryQueue } from './adapters/postgres/repositories/delivery-queue.js';
 import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { renderQrImage } from './adapters/promptpay/qr-image.js';
@@ -98,6 +101,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       cardProcessors: { test: sandboxCardProcessor, live: null },
       settlementDelayMs: config.settlementDelayMs,
       payoutRails: { sandbox: sandboxPayoutRail, bulkTransfer: bulkTransferCsv },
+      returnUrls: { allowHttp: config.webhookAllowPrivateUrls },
       webhooks: {
         urlGuard: webhookUrlGuard({ allowPrivate: config.webhookAllowPrivateUrls }),
         signer: standardWebhookSigner(),
@@ -127,13 +131,22 @@ const httpMetrics = (metrics: PrometheusMetrics, serveOnApiPort: boolean) => ({
   serveOnApiPort,
 });
 
-export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}): Express {
+/** Open checkout pages follow their payments through one notification listener per server. */
+export function checkoutHubOf(runtime: Runtime): CheckoutStatusHub {
+  const { databaseUrl } = runtime.config;
+  const onError = (error: unknown) => runtime.logger.warn({ err: error }, 'checkout status updates interrupted; recovering');
+  const changes = databaseUrl ? postgresPaymentStatusChanges(databaseUrl, onError) : embeddedPaymentStatusChanges(runtime.db.knex);
+  return checkoutStatusHub(runtime.services, changes, onError);
+}
+
+export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}, checkoutHub = checkoutHubOf(runtime)): Express {
   return createApp({
     services: runtime.services,
     publicBaseUrl,
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
+    pages: Router().use(CHECKOUT_BASE, checkoutRoutes(runtime.services, checkoutHub)),
     validateResponses: overrides.validateResponses ?? false,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
     isReady: async () => {
@@ -252,6 +265,7 @@ export interface RunningServer {
   /** Where METRICS_PORT serves /metrics; null when it is not set. */
   metricsUrl: string | null;
   runtime: Runtime;
+  checkoutHub: CheckoutStatusHub;
   stop(): Promise<void>;
 }
 
@@ -267,14 +281,17 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides));
+  const checkoutHub = checkoutHubOf(runtime);
+  server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides, checkoutHub));
   const metricsServer = runtime.metrics && config.metrics.port !== null ? await startMetricsServer(runtime.metrics, config.metrics.port, config.host) : null;
   return {
     url,
     metricsUrl: metricsServer?.url ?? null,
     runtime,
+    checkoutHub,
     async stop() {
       await metricsServer?.stop();
+      await checkoutHub.close(); // ends the open status streams, which would keep the server from closing
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([stopBackground(), stopPayouts(), stopReconciliation()]);
@@ -309,7 +326,7 @@ async function greet(running: RunningServer): Promise<void> {
       'Create a QR code for 150.00 THB:',
       `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -H 'Idempotency-Key: order-1001' -d '{"amount": 15000, "currency": "THB", "reference": "ORDER-1001"}'`,
       '',
-      `Then open the qr_image_url it returns, and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
+      `Then open the checkout_url it returns (the customer's page) and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
       '',
     ].join('\n'),
   );

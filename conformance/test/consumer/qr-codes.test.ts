@@ -16,6 +16,7 @@ const fullRequest = {
   client_name: 'Somchai Jaidee',
   client_bank_name: 'Kasikornbank',
   metadata: { order_id: 'ORD-88213', customer_id: 'cus_4821' },
+  return_url: 'https://shop.example.com/orders/88213/paid',
 } as const;
 
 describe('qrCodes.create', () => {
@@ -23,17 +24,19 @@ describe('qrCodes.create', () => {
     await pact
       .addInteraction()
       .given('a merchant exists')
-      .uponReceiving('a request to generate a QR code with reference, client details and metadata')
+      .uponReceiving('a request to generate a QR code with reference, client details, metadata and a return URL')
       .withRequest('POST', '/Thai/v1/qr-codes', (request) => request.headers(postHeaders).jsonBody(fullRequest))
       .willRespondWith(200, (response) =>
         response.headers(jsonResponse).jsonBody(
-          qrCodeLike({ amount: 150000, reference: 'INV-2026-00042', client_name: 'Somchai Jaidee', client_bank_name: 'Kasikornbank', metadata: fullRequest.metadata }),
+          qrCodeLike({ amount: 150000, reference: 'INV-2026-00042', client_name: 'Somchai Jaidee', client_bank_name: 'Kasikornbank', metadata: fullRequest.metadata, return_url: fullRequest.return_url }),
         ),
       )
       .executeTest(async (mock) => {
         const qrCode = await sdkAgainst(mock).qrCodes.create(fullRequest);
         expect(qrCode).toMatchObject({ status: 'pending', amount: 150000, currency: 'THB', payment_id: EXAMPLE.paymentId });
         expect(qrCode.qr_data).toMatch(/^000201010212/);
+        expect(qrCode.checkout_url).toBe(`http://127.0.0.1:3000/Thai/pay/${qrCode.qr_code_id}`);
+        expect(qrCode.return_url).toBe(fullRequest.return_url);
       });
   });
 

@@ -61,8 +61,11 @@ const deref = <T extends Json>(node: T): T => {
   return deref((contract.components as Record<string, Record<string, Json>>)[kind!]![name!] as T);
 };
 
-/** Every operation of the contract, with its parameters, request schema and documented responses resolved. */
-export const operations: Operation[] = Object.entries(contract.paths).flatMap(([path, item]) =>
+/** Paths whose servers hold only the origin are public pages (checkout page, docs), not API operations. */
+const isPublicPage = (item: Contract['paths'][string]): boolean => (item.servers ?? []).some((server) => basePathOf(server.url) === '');
+
+/** Every API operation of the contract, with its parameters, request schema and documented responses resolved. */
+export const operations: Operation[] = Object.entries(contract.paths).filter(([, item]) => !isPublicPage(item)).flatMap(([path, item]) =>
   METHODS.filter((method) => item[method]).map((method) => {
     const op = item[method] as Json & { operationId: string; parameters?: Json[]; security?: unknown[]; requestBody?: Json; responses: Record<string, Json> };
     const base = basePathOf((item.servers ?? contract.servers)[0]!.url);

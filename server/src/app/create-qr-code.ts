@@ -4,6 +4,7 @@ import { assertMetadata } from '../domain/metadata.js';
 import { assertChargeable, assertCurrency } from '../domain/money.js';
 import type { Metadata, Payment } from '../domain/payment.js';
 import { buildPromptPayPayload, type PromptPayPayloadInput } from '../domain/promptpay-payload.js';
+import { assertReturnUrl } from '../domain/return-url.js';
 import { DEFAULT_EXPIRY_MINUTES, expiresAtFor, type QrCode } from '../domain/qr-code.js';
 import type { Repositories } from '../ports/repositories.js';
 import { saveNewPayment } from './payment-state.js';
@@ -18,6 +19,7 @@ export interface QrCodeRequest {
   clientBankName?: string;
   clientBankAccount?: string;
   metadata?: Metadata;
+  returnUrl?: string;
 }
 
 /** A QR code and its pending payment are born together: same amount, same reference, same expiry. */
@@ -26,6 +28,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
   assertCurrency(request.currency);
   const metadata = request.metadata ?? {};
   assertMetadata(metadata);
+  if (request.returnUrl !== undefined) assertReturnUrl(request.returnUrl, { allowHttp: s.returnUrls.allowHttp });
 
   const payee = payeeOf(s, merchant);
 
@@ -39,6 +42,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
     paymentId,
     qrData: buildPromptPayPayload({ ...payee, amountSatang: request.amount, reference: bankReference }),
     bankReference,
+    returnUrl: request.returnUrl ?? null,
     expiresAt,
     createdAt: now,
   };

@@ -24,6 +24,8 @@ export interface Services {
   settlementDelayMs: number;
   /** Test withdrawals go through the sandbox rail; live ones, and live refunds, through bank bulk-transfer files. */
   payoutRails: { sandbox: AutomatedPayoutRail; bulkTransfer: BulkTransferFile };
+  /** http return URLs are allowed only where private webhook URLs are (development, tests). */
+  returnUrls: { allowHttp: boolean };
   webhooks: {
     urlGuard: WebhookUrlGuard;
     signer: WebhookSigner;

@@ -7,6 +7,8 @@ export interface QrCode {
   paymentId: string;
   qrData: string;
   bankReference: string; // carried in the payload; the bank reports it back to name the payment
+  /** Where the checkout page sends the customer once paid; null: the page stays. */
+  returnUrl: string | null;
   expiresAt: Date;
   createdAt: Date;
 }

@@ -78,7 +78,7 @@ describe('one-statement unit of work', () => {
     const merchant = await newMerchant();
     const attempt = s.uow.runInOneStatement(async (tx) => {
       await newQrCode(merchant)(tx);
-      await tx.qrCodes.insert({ id: 'qr_orphan', merchantId: merchant.id, paymentId: 'pay_missing', qrData: 'x', bankReference: 'ORPHAN', expiresAt: new Date(), createdAt: new Date() });
+      await tx.qrCodes.insert({ id: 'qr_orphan', merchantId: merchant.id, paymentId: 'pay_missing', qrData: 'x', bankReference: 'ORPHAN', returnUrl: null, expiresAt: new Date(), createdAt: new Date() });
     });
     await expect(attempt).rejects.toThrow(/foreign key/);
     expect(await paymentsOf(merchant)).toBe(0);

@@ -46,6 +46,7 @@ export interface TestServer {
 export interface MerchantOptions {
   mode?: 'test' | 'live';
   account?: PromptPayAccount;
+  name?: string;
   /** As the operator sets them with the CLI. */
   feeBps?: number;
   payoutAccount?: PayoutAccount;
@@ -75,8 +76,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url: running.url,
     running,
-    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' }, feeBps, payoutAccount }: MerchantOptions = {}) {
-      const { merchant, apiKey } = await createMerchant(running.runtime.services, { name: 'Test merchant', mode, account, feeBps, payoutAccount });
+    async merchant({ mode = 'test', account = { kind: 'promptpay_id', id: '0812345678' }, name = 'Test merchant', feeBps, payoutAccount }: MerchantOptions = {}) {
+      const { merchant, apiKey } = await createMerchant(running.runtime.services, { name, mode, account, feeBps, payoutAccount });
       return { id: merchant.id, apiKey };
     },
     async stop() {

@@ -1,4 +1,4 @@
-import express, { Router, type ErrorRequestHandler, type Express } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
@@ -13,6 +13,7 @@ import { requestId } from './request-context.js';
 import { balanceRoutes } from './routes/balance-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
+import { docsRoutes } from './routes/docs-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
 import { webhookManagementRoutes } from './routes/webhook-management-routes.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   rateLimitPerSecond: number;
   /** Requests are counted and timed when metrics are kept. */
   metrics?: HttpMetrics | null;
+  /** Public pages outside the API (the checkout page), routed before it. */
+  pages?: RequestHandler;
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
@@ -73,6 +76,8 @@ export function createApp(deps: AppDeps): Express {
     else sendError(res, serviceUnavailable());
   });
 
+  if (deps.pages) app.use(deps.pages);
+  app.use(docsRoutes());
   app.use(jsonBody());
   // Public pages (the QR image, the checkout page) share one bucket per client address.
   const perAddress = rateLimitPerAddress(s.clock, deps.rateLimitPerSecond);

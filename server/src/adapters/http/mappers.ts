@@ -14,11 +14,14 @@ const iso = (date: Date): string => date.toISOString();
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 const qrImageUrl = (publicBaseUrl: string, qrCodeId: string): string => `${publicBaseUrl}/Thai/qr-codes/${qrCodeId}/image`;
+const checkoutUrl = (publicBaseUrl: string, qrCodeId: string): string => `${publicBaseUrl}/Thai/pay/${qrCodeId}`;
 
 export const toQrCodeBody = (qr: QrCode, payment: Payment, publicBaseUrl: string): Schemas['QrCode'] => ({
   qr_code_id: qr.id,
   qr_data: qr.qrData,
   qr_image_url: qrImageUrl(publicBaseUrl, qr.id),
+  checkout_url: checkoutUrl(publicBaseUrl, qr.id),
+  return_url: qr.returnUrl,
   amount: payment.amount,
   currency: payment.currency,
   reference: payment.reference,

@@ -53,7 +53,7 @@ const validatorOf = (spec: Spec, options: { validateResponses: boolean }): Reque
  */
 export function contractValidators(options: { validateResponses: boolean }): { basePath: string; validator: RequestHandler[] }[] {
   const shared = new Map<string, RequestHandler[]>();
-  // Paths served at the origin (the bank's callback) are outside the merchant API: their own routes answer them.
+  // Paths served at the origin itself (the bank's callback, the public pages) are outside the merchant API: their own routes answer them.
   return specsByBasePath(loadContract()).filter(({ basePath }) => basePath !== '').map(({ basePath, spec }) => {
     const paths = Object.keys(spec.paths).join(' ');
     const validator = shared.get(paths) ?? validatorOf(spec, options);

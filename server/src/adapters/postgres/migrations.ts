@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { bankConnectionTables } from './bank-migration.js';
+import { paymentStatusChannel } from '../../ports/payment-status.js';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 import { balanceMigration } from './v11-balance-migration.js';
 import { webhooksSelfServiceMigration } from './webhooks-self-service-migration.js';
@@ -204,6 +205,21 @@ const migrations: Migration[] = [
         t.timestamp('last_used_at', { useTz: true });
         t.index(['merchant_id', 'created_at'], 'api_keys_by_merchant');
       });
+    },
+  },
+  {
+    name: 'v11_checkout',
+    async up(knex) {
+      await knex.schema.alterTable('qr_codes', (t) => t.text('return_url'));
+      // Open checkout pages follow their payment through one LISTEN per server, told on commit which QR code changed.
+      await knex.raw(`
+        CREATE FUNCTION payment_status_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_notify('${paymentStatusChannel}', NEW.qr_code_id);
+          RETURN NULL;
+        END $$`);
+      await knex.raw(`CREATE TRIGGER payment_status_notify AFTER UPDATE OF status ON payments
+        FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.qr_code_id IS NOT NULL) EXECUTE FUNCTION payment_status_notify()`);
     },
   },
 ];

@@ -39,6 +39,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
       clientBankName: body.client_bank_name,
       clientBankAccount: body.client_bank_account,
       metadata: body.metadata,
+      returnUrl: body.return_url,
     });
     return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
     }, { insertsOnly: true }),

@@ -7,6 +7,7 @@ interface QrCodeRow {
   payment_id: string;
   qr_data: string;
   bank_reference: string;
+  return_url: string | null;
   expires_at: Date;
   created_at: Date;
 }
@@ -19,6 +20,7 @@ export const qrCodeRepository = (db: Db, insert: Insert = insertNow(db)): QrCode
       payment_id: qr.paymentId,
       qr_data: qr.qrData,
       bank_reference: qr.bankReference,
+      return_url: qr.returnUrl,
       expires_at: qr.expiresAt,
       created_at: qr.createdAt,
     } satisfies QrCodeRow);
@@ -26,7 +28,7 @@ export const qrCodeRepository = (db: Db, insert: Insert = insertNow(db)): QrCode
   async findById(id) {
     const row = await db<QrCodeRow>('qr_codes').where({ id }).first();
     return row
-      ? { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, qrData: row.qr_data, bankReference: row.bank_reference, expiresAt: row.expires_at, createdAt: row.created_at }
+      ? { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, qrData: row.qr_data, bankReference: row.bank_reference, returnUrl: row.return_url, expiresAt: row.expires_at, createdAt: row.created_at }
       : null;
   },
 });

@@ -1,0 +1,120 @@
+/**
+ * 1,000 open checkout pages on one server: what they cost. A server (child process, PostgreSQL scratch database)
+ * gets one status stream (GET /Thai/pay/{id}/events) per page, each for its own QR code; then 100 of the payments
+ * complete. Reports the server's memory after a full GC and its database connections, before and with the pages
+ * open, and how long a completion takes to reach its page. Run: npm run bench:checkout [-- --pages N]
+ */
+import pg from 'pg';
+import { createContext, machine, ms, percentile, printTable, waitFor } from '../drills/lib/harness.js';
+import { call, createTestMerchant, scratchDatabase, startServer } from '../drills/lib/service.js';
+
+const pagesArg = process.argv.indexOf('--pages');
+const PAGES = pagesArg > 0 ? Number(process.argv[pagesArg + 1]) : 1_000;
+const COMPLETED = Math.min(100, PAGES);
+const POOL_MAX = 10; // the server's default knex pool
+
+interface Page {
+  qrCodeId: string;
+  paymentId: string;
+  statuses: string[];
+  changedAt: number | null;
+  controller: AbortController;
+}
+
+/** Reads one page's stream as EventSource would, noting each status and when it changed. */
+async function follow(base: string, page: Page, onFirst: () => void): Promise<void> {
+  const response = await fetch(`${base}/Thai/pay/${page.qrCodeId}/events`, { signal: page.controller.signal });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+        const data = /^data: (.*)$/m.exec(buffer.slice(0, cut));
+        buffer = buffer.slice(cut + 2);
+        if (!data) continue;
+        page.statuses.push((JSON.parse(data[1]!) as { status: string }).status);
+        if (page.statuses.length === 1) onFirst();
+        else page.changedAt = performance.now();
+      }
+    }
+  } catch {
+    // aborted at the end
+  }
+}
+
+/** The server's connections to its database: all, and those busy (running a query or inside a transaction). */
+async function connectionsTo(url: string): Promise<{ all: number; busy: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "SELECT count(*)::int AS all, count(*) FILTER (WHERE state <> 'idle')::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    return rows[0] as { all: number; busy: number };
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const ctx = createContext('checkout-streams', false);
+  try {
+    const db = await scratchDatabase(ctx);
+    const merchant = await createTestMerchant(db.url);
+    const server = await startServer(ctx, { databaseUrl: db.url, memoryProbe: true, env: { WEBHOOK_DISPATCHER: 'off' } });
+    ctx.log(`server up; creating ${PAGES} QR codes`);
+    const pages: Page[] = [];
+    for (let i = 0; i < PAGES; i++) {
+      const reply = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey: merchant.apiKey, body: { amount: 10_000 + i, currency: 'THB' } });
+      if (reply.status !== 200) throw new Error(`QR code ${i}: ${reply.status} ${reply.text}`);
+      pages.push({ qrCodeId: reply.body.qr_code_id, paymentId: reply.body.payment_id, statuses: [], changedAt: null, controller: new AbortController() });
+    }
+    const before = await server.memoryAfterGc();
+    const connectionsBefore = await connectionsTo(db.url);
+
+    ctx.log(`opening ${PAGES} status streams`);
+    let opened = 0;
+    const streams = pages.map((page) => follow(server.base, page, () => opened++));
+    const open = await waitFor(() => opened === PAGES, 60_000);
+    ctx.check('pages that got their first status', opened, open.ok, `${PAGES}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const during = await server.memoryAfterGc();
+    const connectionsDuring = await connectionsTo(db.url);
+
+    ctx.log(`completing ${COMPLETED} payments`);
+    const latencies: number[] = [];
+    const completed = pages.slice(0, COMPLETED);
+    for (const page of completed) {
+      const sent = performance.now();
+      const reply = await call(server.base, 'POST', `/Thai/v1/test/payments/${page.paymentId}/succeed`, { apiKey: merchant.apiKey });
+      if (reply.status !== 200) throw new Error(`completion: ${reply.status} ${reply.text}`);
+      const seen = await waitFor(() => page.changedAt !== null, 10_000, 1);
+      if (seen.ok) latencies.push(page.changedAt! - sent);
+    }
+    const updated = completed.filter((page) => page.statuses.at(-1) === 'succeeded').length;
+    const untouched = pages.slice(COMPLETED).every((page) => page.statuses.length === 1);
+
+    ctx.figure('open pages (status streams)', PAGES);
+    ctx.figure('server RSS after GC, before / with pages', `${before.rss.toFixed(0)} / ${during.rss.toFixed(0)} MiB`);
+    ctx.figure('server heap used after GC, before / with pages', `${before.heapUsed.toFixed(1)} / ${during.heapUsed.toFixed(1)} MiB`);
+    ctx.figure('memory per open page (RSS delta / pages)', `${(((during.rss - before.rss) * 1024) / PAGES).toFixed(1)} KiB`);
+    ctx.check('database connections, before / with pages', `${connectionsBefore.all} / ${connectionsDuring.all}`, connectionsDuring.all <= POOL_MAX + 1, `<= ${POOL_MAX + 1}: the pool and one listener`);
+    ctx.check('connections busy while the pages wait', connectionsDuring.busy, connectionsDuring.busy === 0, '0');
+    ctx.check('completed payments whose page turned succeeded', `${updated}/${COMPLETED}`, updated === COMPLETED, `${COMPLETED}/${COMPLETED}`);
+    ctx.check('other pages left alone', untouched ? 'yes' : 'no', untouched, 'yes');
+    ctx.figure('completion answered -> page told, p50 / p99', `${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 99))}`);
+
+    for (const page of pages) page.controller.abort();
+    await Promise.all(streams);
+    printTable(`checkout status streams on PostgreSQL (${machine()})`, ctx.rows);
+    process.exitCode = ctx.rows.some((row) => row.ok === false) ? 1 : 0;
+  } finally {
+    await ctx.cleanup();
+  }
+}
+
+await main();

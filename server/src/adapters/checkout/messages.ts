@@ -1,0 +1,43 @@
+/** The page's words in Thai (the default) and English. */
+export const messages = {
+  th: {
+    title: 'ชำระเงินด้วย PromptPay',
+    payTo: 'ชำระเงินให้',
+    amount: 'ยอดชำระ',
+    reference: 'เลขอ้างอิง',
+    scan: 'สแกน QR นี้ด้วยแอปธนาคารของคุณ',
+    qrAlt: 'QR พร้อมเพย์สำหรับชำระเงิน',
+    save: 'บันทึกรูป QR',
+    expiresIn: 'QR หมดอายุใน',
+    pending: 'รอการชำระเงิน',
+    succeeded: 'ชำระเงินสำเร็จ ขอบคุณค่ะ',
+    failed: 'การชำระเงินไม่สำเร็จ กรุณาติดต่อร้านค้า',
+    expired: 'QR นี้หมดอายุแล้ว กรุณาขอ QR ใหม่จากร้านค้า',
+    redirecting: 'กำลังพากลับไปยังร้านค้า…',
+    continue: 'กลับไปยังร้านค้า',
+    language: 'English',
+    notFoundTitle: 'ไม่พบหน้าชำระเงินนี้',
+    notFound: 'ลิงก์นี้ไม่ถูกต้องหรือไม่มีอยู่แล้ว กรุณาตรวจสอบกับร้านค้า',
+  },
+  en: {
+    title: 'Pay with PromptPay',
+    payTo: 'Pay to',
+    amount: 'Amount',
+    reference: 'Reference',
+    scan: 'Scan this QR code with your banking app',
+    qrAlt: 'PromptPay QR code for this payment',
+    save: 'Save QR image',
+    expiresIn: 'QR code expires in',
+    pending: 'Waiting for payment',
+    succeeded: 'Payment received. Thank you!',
+    failed: 'The payment failed. Please contact the merchant.',
+    expired: 'This QR code has expired. Please ask the merchant for a new one.',
+    redirecting: 'Taking you back to the merchant…',
+    continue: 'Back to the merchant',
+    language: 'ภาษาไทย',
+    notFoundTitle: 'Checkout page not found',
+    notFound: 'This link is wrong or no longer exists. Please check with the merchant.',
+  },
+} as const;
+
+export type Language = keyof typeof messages;

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import Mustache from 'mustache';
+import type { Checkout } from '../../app/checkout.js';
+import { messages, type Language } from './messages.js';
+
+const template = (name: string): string => readFileSync(new URL(`./templates/${name}.html`, import.meta.url), 'utf8');
+const pageTemplate = template('page');
+const notFoundTemplate = template('not-found');
+Mustache.parse(pageTemplate);
+Mustache.parse(notFoundTemplate);
+
+/** Satang as the customer reads it: ฿1,500.00. */
+export function formatBaht(satang: number): string {
+  const baht = Math.trunc(satang / 100).toLocaleString('en-US');
+  return `฿${baht}.${String(satang % 100).padStart(2, '0')}`;
+}
+
+const remaining = (expiresAt: Date, now: Date): string => {
+  const seconds = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+};
+
+/** The whole page, server-rendered: merchant, amount, reference and status are there before any script runs. */
+export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date): string {
+  const t = messages[lang];
+  return Mustache.render(pageTemplate, {
+    lang,
+    otherLang: lang === 'th' ? 'en' : 'th',
+    t,
+    qrCodeId: checkout.qrCodeId,
+    merchantName: checkout.merchantName,
+    amount: formatBaht(checkout.amount),
+    reference: checkout.reference,
+    status: checkout.status,
+    statusText: checkout.status === 'succeeded' && checkout.returnTo ? `${t.succeeded} ${t.redirecting}` : t[checkout.status],
+    pending: checkout.status === 'pending',
+    succeeded: checkout.status === 'succeeded',
+    redirectNow: checkout.status === 'succeeded' && checkout.returnTo !== null,
+    returnTo: checkout.returnTo,
+    expiresAt: checkout.expiresAt.toISOString(),
+    remaining: remaining(checkout.expiresAt, now),
+  });
+}
+
+export const renderNotFoundPage = (lang: Language): string => Mustache.render(notFoundTemplate, { lang, t: messages[lang] });

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { contractPath } from '@payment-qr/contract';
+import type { Browser } from 'playwright-core';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, recordTraffic, screenshot } from '../support/browser.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+let server: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the API reference', { timeout: 60_000 }, () => {
+  it('serves the contract as YAML and as the same JSON, without a key', async () => {
+    const yaml = await fetch(`${server.url}/openapi.yaml`);
+    const json = await fetch(`${server.url}/openapi.json`);
+    expect([yaml.status, json.status]).toEqual([200, 200]);
+    expect(yaml.headers.get('content-type')).toMatch(/^application\/yaml/);
+    const contract = (await json.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(contract).toEqual(parse(await yaml.text()));
+    expect(contract.openapi).toBe('3.1.0');
+    expect(Object.keys(contract.paths)).toContain('/Thai/pay/{qr_code_id}');
+  });
+
+  it('renders every operation at /docs in a real browser, with Redoc served by the service itself', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const traffic = recordTraffic(page);
+    await page.goto(`${server.url}/docs`);
+    await page.getByRole('heading', { name: 'Generate a PromptPay QR code and its pending payment' }).waitFor({ timeout: 20_000 });
+    const headings = await page.locator('h2').evaluateAll((nodes) => nodes.map((node) => node.textContent?.trim()));
+    const contract = parse(readFileSync(contractPath, 'utf8')) as { paths: Record<string, Record<string, { summary?: string }>> };
+    const summaries = Object.values(contract.paths).flatMap((item) => ['get', 'post', 'delete'].flatMap((method) => item[method]?.summary ?? []));
+    expect(summaries.length).toBeGreaterThan(20);
+    expect(summaries.filter((summary) => !headings.includes(summary))).toEqual([]);
+    const origin = new URL(server.url).origin;
+    expect(traffic.requests.filter((url) => !url.startsWith('blob:') && !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([]);
+    expect(traffic.errors).toEqual([]);
+    await screenshot(page, 'docs');
+    await page.close();
+  });
+});
