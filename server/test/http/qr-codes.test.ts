@@ -80,6 +80,24 @@ describe('POST /Thai/v1/qr-codes', () => {
     }
   });
 
+  it.each([[undefined], ['one-statement-key']])('writes the QR code, payment, transaction and event in one statement (Idempotency-Key %s)', async (idempotencyKey) => {
+    const { knex } = server.running.runtime.db;
+    await api.get('/Thai/v1/transactions?limit=1'); // the merchant's key is known from here on
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    knex.on('query', record);
+    const res = await api.post('/Thai/v1/qr-codes', order, { idempotencyKey });
+    knex.off('query', record);
+    expect(res.status).toBe(200);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^WITH gate AS/);
+    const paymentId: string = res.body.payment_id;
+    const written = await Promise.all([knex('payments').where({ id: paymentId }), knex('qr_codes').where({ payment_id: paymentId }), knex('transactions').where({ payment_id: paymentId })]);
+    expect(written.map((rows) => rows.length)).toEqual([1, 1, 1]);
+    const events = await knex('events').whereRaw("payload::jsonb -> 'data' ->> 'payment_id' = ?", [res.body.payment_id]).select('kind');
+    expect(events).toEqual([{ kind: 'payment.pending' }]);
+  });
+
   it('keeps __proto__ metadata keys as plain data', async () => {
     const res = await api.post('/Thai/v1/qr-codes', undefined, { rawBody: '{"amount":15000,"currency":"THB","metadata":{"__proto__":{"admin":true},"constructor":"x"}}' });
     expect(res.status).toBe(200);
