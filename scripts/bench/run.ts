@@ -106,6 +106,8 @@ interface Measured {
   timeouts: number;
   /** Peak resident set size of the target's process during the run, MiB. */
   rssMiB: number;
+  /** CPU time of the target's process per answered request, ms: steadier than req/s on a busy machine. */
+  cpuMs: number;
 }
 
 let keyCounter = 0;
@@ -117,6 +119,16 @@ function requestsFor(scenario: ScenarioName, endpoint: Endpoint): autocannon.Req
   if (scenario === 'qr') return [qr];
   // A new Idempotency-Key per request: every request creates a payment, none is a replay.
   return [{ ...qr, setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${runId}-${++keyCounter}` } }) }];
+}
+
+/** CPU time (user + system) a process has used, ms (Linux /proc; 0 elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime and stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
 }
 
 /** Resident set size of a process, MiB (Linux /proc; 0 elsewhere). */
@@ -131,6 +143,7 @@ function rssMiBOf(pid: number): number {
 
 async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoint, seconds: number, round = 0): Promise<Measured> {
   let rssMiB = rssMiBOf(endpoint.pid);
+  const cpuBefore = cpuMsOf(endpoint.pid);
   const sampler = setInterval(() => (rssMiB = Math.max(rssMiB, rssMiBOf(endpoint.pid))), 250);
   const result = await autocannon({
     url: endpoint.base,
@@ -140,6 +153,7 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
     requests: requestsFor(scenario, endpoint),
   });
   clearInterval(sampler);
+  const cpuMs = (cpuMsOf(endpoint.pid) - cpuBefore) / Math.max(1, result.requests.total);
   return {
     round,
     scenario,
@@ -152,6 +166,7 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
     errors: result.errors,
     timeouts: result.timeouts,
     rssMiB,
+    cpuMs,
   };
 }
 
@@ -204,12 +219,13 @@ function summarize(results: Measured[], scenario: ScenarioName, target: TargetNa
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
     rssMiB: Math.max(...runs.map((r) => r.rssMiB)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
   };
 }
 
 function report(results: Measured[]): void {
-  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS MiB'];
-  const widths = [10, 9, 9, 7, 7, 9, 8, 7, 8];
+  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS MiB', 'CPU ms/req'];
+  const widths = [10, 9, 9, 7, 7, 9, 8, 7, 8, 10];
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : pad(cell, widths[i]!))).join('  ');
   console.log(`\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server ${options.serverEntry} WEBHOOK_DISPATCHER=${options.dispatcher}`);
   if (options.rounds > 1) console.log(`${options.rounds} alternating rounds per scenario: req/s, p50 and p99 are medians; requests and errors are totals`);
@@ -218,7 +234,7 @@ function report(results: Measured[]): void {
   console.log(line(widths.map((w) => '-'.repeat(w))));
   const rows = SCENARIOS.flatMap((scenario) => (['server', 'baseline'] as const).map((target) => summarize(results, scenario, target)));
   for (const r of rows) {
-    if (r) console.log(line([r.scenario, r.target, fmt(r.rps), fmt(r.p50), fmt(r.p99), String(r.requests), String(r.non2xx), String(r.errors + r.timeouts), fmt(r.rssMiB)]));
+    if (r) console.log(line([r.scenario, r.target, fmt(r.rps), fmt(r.p50), fmt(r.p99), String(r.requests), String(r.non2xx), String(r.errors + r.timeouts), fmt(r.rssMiB), fmt(r.cpuMs, 2)]));
   }
   console.log('');
   for (const scenario of SCENARIOS) {
@@ -297,7 +313,7 @@ async function main(): Promise<void> {
           process.stdout.write(`measuring ${options.seconds} s… `);
           const measured = await load(scenario, target, endpoints[target], options.seconds, round);
           results.push(measured);
-          console.log(`${fmt(measured.rps)} req/s, p99 ${measured.p99} ms, RSS ${fmt(measured.rssMiB)} MiB`);
+          console.log(`${fmt(measured.rps)} req/s, p99 ${measured.p99} ms, RSS ${fmt(measured.rssMiB)} MiB, CPU ${fmt(measured.cpuMs, 2)} ms/req`);
         }
       }
     }
