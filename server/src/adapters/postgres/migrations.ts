@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
+import { v11HotPath } from './migration-v11-hot-path.js';
 
 interface Migration {
   name: string;
@@ -187,6 +188,7 @@ const migrations: Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION events_fan_out()`);
     },
   },
+  v11HotPath,
 ];
 
 const migrationSource: Knex.MigrationSource<Migration> = {
