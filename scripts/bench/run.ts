@@ -18,6 +18,7 @@
  *   --only LIST        BENCH_ONLY           comma-separated scenarios to run: qr, qr-keyed, retrieval (all)
  *   --rounds N         BENCH_ROUNDS         alternate server/baseline N times per scenario; the table shows medians (1)
  *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point (server/src/main.ts), e.g. an experimental variant
+ *   --server-node-args A BENCH_SERVER_NODE_ARGS extra node flags for the server, e.g. '--max-semi-space-size=4'
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import { randomBytes } from 'node:crypto';
@@ -44,6 +45,7 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
     'server-entry': { type: 'string' },
+    'server-node-args': { type: 'string' },
     rounds: { type: 'string' },
   },
 });
@@ -64,6 +66,7 @@ const options = {
   cpuProfDir: flags['cpu-prof'] ?? process.env.BENCH_CPU_PROF,
   only: flags.only ?? process.env.BENCH_ONLY,
   serverEntry: flags['server-entry'] ?? process.env.BENCH_SERVER_ENTRY ?? 'server/src/main.ts',
+  serverNodeArgs: (flags['server-node-args'] ?? process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
 };
 if (!['on', 'off'].includes(options.dispatcher)) throw new Error(`--dispatcher must be on or off, not '${options.dispatcher}'`);
 const SCENARIOS = ['qr', 'qr-keyed', 'retrieval'] as const;
@@ -275,7 +278,10 @@ async function main(): Promise<void> {
     const server = spawnTsNode('server', options.serverEntry, {
       cwd: ROOT,
       env: { DATABASE_URL: serverDb.url, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_DISPATCHER: options.dispatcher, NODE_ENV: 'production' },
-      nodeArgs: options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : [],
+      nodeArgs: [
+        ...options.serverNodeArgs,
+        ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : []),
+      ],
     });
     cleanup.add(() => server.stop());
     const serverBase = `http://127.0.0.1:${serverPort}`;
