@@ -18,7 +18,7 @@
  *   --only LIST        BENCH_ONLY           comma-separated scenarios to run: qr, qr-keyed, retrieval (all)
  *   --rounds N         BENCH_ROUNDS         alternate server/baseline N times per scenario; the table shows medians (1)
  *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point (server/src/main.ts), e.g. an experimental variant
- *   --server-node-args A BENCH_SERVER_NODE_ARGS extra node flags for the server, e.g. '--max-semi-space-size=4'
+ *   --server-node-args=A BENCH_SERVER_NODE_ARGS extra node flags for the server, e.g. --server-node-args=--max-semi-space-size=4
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import { randomBytes } from 'node:crypto';
