@@ -1,83 +1,113 @@
 /**
- * The bare baseline of `npm run bench`: express + pg, no validation, no auth, no idempotency lock, no logging.
- * POST /qr-codes writes the rows the real server writes for one QR code (payment, qr_code, transaction, event and
- * the idempotency record) in ONE round trip: a single INSERT ... CTE statement (autocommit). GET /payments/:id reads
- * one row. Started by run.ts in a child process with DATABASE_URL, PORT, MERCHANT_ID, PROMPTPAY_ID.
+ * The bare ceiling of `npm run bench`: the least work a correct request can do here, independent of the server's
+ * schema. express + pg; the API key is looked up (by SHA-256) in an in-memory map; the body is checked only for an
+ * integer amount; POST /qr-codes writes the QR code, its payment, its transaction, its outbox event and (with an
+ * Idempotency-Key) the idempotency record in ONE statement (a CTE, autocommit) into minimal tables of its own:
+ * primary keys, one (merchant_id, created_at desc, id) index on payments and on transactions, no triggers.
+ * GET /payments/:id is one indexed SELECT. Started by run.ts in a child process with DATABASE_URL (a scratch
+ * database of its own), PORT, API_KEY, MERCHANT_ID, PROMPTPAY_ID.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
 import { buildPromptPayPayload } from '../../server/src/domain/promptpay-payload.js';
+import { randomIds } from '../../server/src/adapters/system/random-ids.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
   if (!value) throw new Error(`baseline: ${name} is required`);
   return value;
 };
-const merchantId = env('MERCHANT_ID');
-const promptPayId = env('PROMPTPAY_ID');
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const merchants = new Map([[sha256(env('API_KEY')), { id: env('MERCHANT_ID'), promptPayId: env('PROMPTPAY_ID') }]]);
 // Same pool size as the server's knex pool (database.ts: max 10).
 const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE || 10) });
 
-const id = (prefix: string): string => `${prefix}_${randomBytes(16).toString('hex')}`;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-const bankReference = (): string => Array.from({ length: 20 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+const SCHEMA = `
+CREATE SCHEMA IF NOT EXISTS bare;
+CREATE TABLE IF NOT EXISTS bare.payments (
+  id text PRIMARY KEY, merchant_id text NOT NULL, qr_code_id text, status text NOT NULL, amount integer NOT NULL,
+  currency text NOT NULL, reference text, client_name text, client_bank_name text, client_bank_account text,
+  metadata jsonb NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, expires_at timestamptz);
+CREATE INDEX IF NOT EXISTS payments_by_merchant ON bare.payments (merchant_id, created_at DESC, id);
+CREATE TABLE IF NOT EXISTS bare.qr_codes (
+  id text PRIMARY KEY, merchant_id text NOT NULL, payment_id text NOT NULL, qr_data text NOT NULL,
+  bank_reference text NOT NULL, expires_at timestamptz NOT NULL, created_at timestamptz NOT NULL);
+CREATE TABLE IF NOT EXISTS bare.transactions (
+  id text PRIMARY KEY, merchant_id text NOT NULL, payment_id text NOT NULL, type text NOT NULL, status text NOT NULL,
+  amount integer NOT NULL, currency text NOT NULL, created_at timestamptz NOT NULL);
+CREATE INDEX IF NOT EXISTS transactions_by_merchant ON bare.transactions (merchant_id, created_at DESC, id);
+CREATE TABLE IF NOT EXISTS bare.events (id text PRIMARY KEY, merchant_id text NOT NULL, kind text NOT NULL, payload text NOT NULL, created_at timestamptz NOT NULL);
+CREATE TABLE IF NOT EXISTS bare.idempotency_keys (
+  merchant_id text NOT NULL, key text NOT NULL, response_status integer NOT NULL, response_body text NOT NULL,
+  created_at timestamptz NOT NULL, PRIMARY KEY (merchant_id, key));`;
 
-const INSERT_QR = `
-WITH p AS (
-  INSERT INTO payments (id, merchant_id, qr_code_id, status, amount, currency, reference, client_name, client_bank_name,
-                        client_bank_account, metadata, refunded_amount, created_at, updated_at, expires_at)
-  VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10, 0, $11, $11, $12)
+/** The rows of one QR code, each selected from `gate`: with a key, nothing is written if the key is taken. */
+const rowsFrom = (gate: string): string => `
+WITH gate AS (${gate}), p AS (
+  INSERT INTO bare.payments (id, merchant_id, qr_code_id, status, amount, currency, reference, client_name, client_bank_name,
+                             client_bank_account, metadata, created_at, updated_at, expires_at)
+  SELECT $1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10, $11, $11, $12 FROM gate
 ), q AS (
-  INSERT INTO qr_codes (id, merchant_id, payment_id, qr_data, bank_reference, expires_at, created_at)
-  VALUES ($3, $2, $1, $13, $14, $12, $11)
+  INSERT INTO bare.qr_codes (id, merchant_id, payment_id, qr_data, bank_reference, expires_at, created_at)
+  SELECT $3, $2, $1, $13, $14, $12, $11 FROM gate
 ), t AS (
-  INSERT INTO transactions (id, merchant_id, payment_id, type, status, amount, currency, created_at)
-  VALUES ($15, $2, $1, 'payment', 'pending', $4, $5, $11)
+  INSERT INTO bare.transactions (id, merchant_id, payment_id, type, status, amount, currency, created_at)
+  SELECT $15, $2, $1, 'payment', 'pending', $4, $5, $11 FROM gate
 ), e AS (
-  INSERT INTO events (id, merchant_id, kind, payload, created_at) VALUES ($16, $2, 'payment.pending', $17, $11)
-), i AS (
-  INSERT INTO idempotency_keys (merchant_id, key, fingerprint, response_status, response_body, created_at)
-  VALUES ($2, $18, '', 200, $19, $11)
-  ON CONFLICT (merchant_id, key) DO NOTHING
+  INSERT INTO bare.events (id, merchant_id, kind, payload, created_at) SELECT $16, $2, 'payment.pending', $17, $11 FROM gate
 )
-SELECT 1`;
+SELECT count(*)::int AS written FROM gate`;
+const INSERT_QR = rowsFrom('SELECT 1');
+const INSERT_KEYED_QR = rowsFrom(`INSERT INTO bare.idempotency_keys (merchant_id, key, response_status, response_body, created_at)
+  VALUES ($2, $18, 200, $19, $11) ON CONFLICT (merchant_id, key) DO NOTHING RETURNING 1`);
 
 const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
 app.use(express.json());
 
+const merchantOf = (req: express.Request) => merchants.get(sha256(/^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1] ?? ''));
+const unauthorized = (res: express.Response) => void res.status(401).json({ error: { code: 'authentication_failed' } });
+
 app.post('/qr-codes', async (req, res, next) => {
   try {
-    const body = req.body as { amount: number; currency: string; reference?: string; expiry_minutes?: number; client_name?: string; client_bank_name?: string; client_bank_account?: string; metadata?: object };
+    const merchant = merchantOf(req);
+    if (!merchant) return unauthorized(res);
+    const body = req.body as { amount: unknown; currency?: string; reference?: string; expiry_minutes?: number; client_name?: string; client_bank_name?: string; client_bank_account?: string; metadata?: object };
+    if (!Number.isInteger(body.amount)) return void res.status(400).json({ error: { code: 'invalid_request', param: 'amount' } });
+    const amount = body.amount as number;
     const now = new Date();
     const expiresAt = new Date(now.getTime() + (body.expiry_minutes ?? 15) * 60_000);
-    const paymentId = id('pay');
-    const qrCodeId = id('qr');
-    const eventId = id('evt');
-    const reference = bankReference();
-    const qrData = buildPromptPayPayload({ account: { kind: 'promptpay_id', id: promptPayId }, amountSatang: body.amount, reference });
-    const answer = {
+    const paymentId = randomIds.next('payment');
+    const qrCodeId = randomIds.next('qrCode');
+    const eventId = randomIds.next('event');
+    const reference = randomIds.bankReference();
+    const qrData = buildPromptPayPayload({ account: { kind: 'promptpay_id', id: merchant.promptPayId }, amountSatang: amount, reference });
+    const metadata = body.metadata ?? {};
+    const answer = JSON.stringify({
       qr_code_id: qrCodeId,
       qr_data: qrData,
-      amount: body.amount,
-      currency: body.currency,
+      amount,
+      currency: body.currency ?? 'THB',
       reference: body.reference ?? null,
       expires_at: expiresAt.toISOString(),
       created_at: now.toISOString(),
       payment_id: paymentId,
       status: 'pending',
-      metadata: body.metadata ?? {},
-    };
-    const event = { id: eventId, event: 'payment.pending', timestamp: now.toISOString(), data: { payment_id: paymentId, status: 'pending', amount: body.amount } };
-    const text = JSON.stringify(answer);
-    await pool.query(INSERT_QR, [
-      paymentId, merchantId, qrCodeId, body.amount, body.currency, body.reference ?? null, body.client_name ?? null,
-      body.client_bank_name ?? null, body.client_bank_account ?? null, JSON.stringify(body.metadata ?? {}), now, expiresAt,
-      qrData, reference, id('txn'), eventId, JSON.stringify(event), req.get('idempotency-key') ?? id('idem'), text,
-    ]);
-    res.type('application/json').send(text);
+      metadata,
+    });
+    const event = JSON.stringify({ id: eventId, event: 'payment.pending', timestamp: now.toISOString(), data: { payment_id: paymentId, status: 'pending', amount } });
+    const key = req.get('idempotency-key');
+    const values = [
+      paymentId, merchant.id, qrCodeId, amount, body.currency ?? 'THB', body.reference ?? null, body.client_name ?? null, body.client_bank_name ?? null,
+      body.client_bank_account ?? null, JSON.stringify(metadata), now, expiresAt, qrData, reference, randomIds.next('transaction'), eventId, event,
+    ];
+    const { rows } = await pool.query(
+      key === undefined ? { name: 'qr', text: INSERT_QR, values } : { name: 'qr_keyed', text: INSERT_KEYED_QR, values: [...values, key, answer] },
+    );
+    if (rows[0].written === 0) return void res.status(409).json({ error: { code: 'idempotency_key_in_use' } });
+    res.type('application/json').send(answer);
   } catch (error) {
     next(error);
   }
@@ -85,8 +115,10 @@ app.post('/qr-codes', async (req, res, next) => {
 
 app.get('/payments/:id', async (req, res, next) => {
   try {
-    const { rows } = await pool.query('SELECT * FROM payments WHERE id = $1 AND merchant_id = $2', [req.params.id, merchantId]);
-    if (!rows[0]) return void res.status(404).json({ error: 'not found' });
+    const merchant = merchantOf(req);
+    if (!merchant) return unauthorized(res);
+    const { rows } = await pool.query({ name: 'payment', text: 'SELECT * FROM bare.payments WHERE id = $1 AND merchant_id = $2', values: [req.params.id, merchant.id] });
+    if (!rows[0]) return void res.status(404).json({ error: { code: 'payment_not_found' } });
     res.json(rows[0]);
   } catch (error) {
     next(error);
@@ -95,6 +127,7 @@ app.get('/payments/:id', async (req, res, next) => {
 
 app.get('/readyz', (_req, res) => void res.json({ status: 'ready' }));
 
+await pool.query(SCHEMA);
 const server = app.listen(Number(env('PORT')), '127.0.0.1');
 const stop = () => server.close(() => void pool.end().finally(() => process.exit(0)));
 process.once('SIGTERM', stop);

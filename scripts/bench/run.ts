@@ -1,11 +1,13 @@
 /**
- * `npm run bench`: QR generation and payment retrieval under autocannon, against the real server on PostgreSQL and
- * against a bare baseline (express + pg, one round trip, no validation: ./baseline.ts), in the same run.
- * A benchmark, not a test: prints PASS/MISS per target and exits 0 (1 only if it could not run).
+ * `npm run bench`: three scenarios under autocannon, side by side in one run, against the real server on PostgreSQL
+ * and against the bare ceiling (./baseline.ts: express + pg, in-memory key map, one CTE into minimal tables of its
+ * own): QR generation without an Idempotency-Key, QR generation with a fresh key each, and payment retrieval.
+ * A benchmark, not a test: prints PASS/MISS per target (ratio, p99, server RSS under load) and exits 0 (1 only if
+ * it could not run).
  *
- * Each target runs in a child process of its own, on a scratch database of its own (`pqr_bench_*` and
- * `pqr_bench_base_*`, same schema: the server's migrations), so neither shares an event loop with the load generator
- * nor grows the other's tables. Children and databases are removed on exit, error, Ctrl-C or the time limit.
+ * Each target runs in a child process of its own, on a scratch database of its own (`pqr_bench_*`: the server's
+ * migrations; `pqr_bench_base_*`: the baseline's own minimal tables), so neither shares an event loop with the load
+ * generator nor grows the other's tables. Children and databases are removed on exit, error, Ctrl-C or the time limit.
  *
  * Options (flag or env):
  *   --seconds N        BENCH_SECONDS        measured seconds per scenario and target (10)
@@ -13,13 +15,14 @@
  *   --connections N    BENCH_CONNECTIONS    concurrent connections (32)
  *   --dispatcher on|off BENCH_DISPATCHER    the server's WEBHOOK_DISPATCHER (on: production default)
  *   --cpu-prof DIR     BENCH_CPU_PROF       write a V8 CPU profile of the server child into DIR
- *   --only qr|retrieval BENCH_ONLY          run one scenario
+ *   --only LIST        BENCH_ONLY           comma-separated scenarios to run: qr, qr-keyed, retrieval (all)
  *   --rounds N         BENCH_ROUNDS         alternate server/baseline N times per scenario; the table shows medians (1)
  *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point (server/src/main.ts), e.g. an experimental variant
+ *   --server-node-args=A BENCH_SERVER_NODE_ARGS extra node flags for the server, e.g. --server-node-args=--max-semi-space-size=4
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,7 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
     'server-entry': { type: 'string' },
+    'server-node-args': { type: 'string' },
     rounds: { type: 'string' },
     'rate-limit': { type: 'string' },
   },
@@ -65,14 +69,16 @@ const options = {
   serverEntry: flags['server-entry'] ?? process.env.BENCH_SERVER_ENTRY ?? 'server/src/main.ts',
   // The rate limiter on, with a limit the benchmark never reaches (0: off), so its cost is part of what is measured.
   rateLimit: positive('--rate-limit', flags['rate-limit'] ?? process.env.BENCH_RATE_LIMIT, 1_000_000),
+  serverNodeArgs: (flags['server-node-args'] ?? process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
 };
 if (!['on', 'off'].includes(options.dispatcher)) throw new Error(`--dispatcher must be on or off, not '${options.dispatcher}'`);
-if (options.only && !['qr', 'retrieval'].includes(options.only)) throw new Error(`--only must be qr or retrieval, not '${options.only}'`);
-
-type ScenarioName = 'qr' | 'retrieval';
+const SCENARIOS = ['qr', 'qr-keyed', 'retrieval'] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
 type TargetName = 'server' | 'baseline';
+const scenarios = (options.only?.split(',') ?? [...SCENARIOS]) as ScenarioName[];
+for (const name of scenarios) if (!SCENARIOS.includes(name)) throw new Error(`--only takes ${SCENARIOS.join(', ')}, not '${name}'`);
 
-const TARGETS = { qr: 0.7, retrieval: 0.8, p99Ms: 50 };
+const TARGETS: Record<ScenarioName, number> & { p99Ms: number; rssMiB: number } = { qr: 0.8, 'qr-keyed': 0.8, retrieval: 0.9, p99Ms: 50, rssMiB: 150 };
 
 /** A fixed valid body (the contract's example without the expiry); only the Idempotency-Key changes. */
 const QR_BODY = JSON.stringify({
@@ -90,6 +96,7 @@ interface Endpoint {
   api: string;
   headers: Record<string, string>;
   paymentId: string;
+  pid: number;
 }
 
 interface Measured {
@@ -103,6 +110,10 @@ interface Measured {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Peak resident set size of the target's process during the run, MiB. */
+  rssMiB: number;
+  /** CPU time of the target's process per answered request, ms: steadier than req/s on a busy machine. */
+  cpuMs: number;
 }
 
 let keyCounter = 0;
@@ -110,19 +121,36 @@ const runId = randomBytes(4).toString('hex');
 
 function requestsFor(scenario: ScenarioName, endpoint: Endpoint): autocannon.Request[] {
   if (scenario === 'retrieval') return [{ method: 'GET', path: `${endpoint.api}/payments/${endpoint.paymentId}`, headers: endpoint.headers }];
-  return [
-    {
-      method: 'POST',
-      path: `${endpoint.api}/qr-codes`,
-      headers: { ...endpoint.headers, 'content-type': 'application/json' },
-      body: QR_BODY,
-      // A new Idempotency-Key per request: every request creates a payment, none is a replay.
-      setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${runId}-${++keyCounter}` } }),
-    },
-  ];
+  const qr: autocannon.Request = { method: 'POST', path: `${endpoint.api}/qr-codes`, headers: { ...endpoint.headers, 'content-type': 'application/json' }, body: QR_BODY };
+  if (scenario === 'qr') return [qr];
+  // A new Idempotency-Key per request: every request creates a payment, none is a replay.
+  return [{ ...qr, setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${runId}-${++keyCounter}` } }) }];
+}
+
+/** CPU time (user + system) a process has used, ms (Linux /proc; 0 elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime and stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident set size of a process, MiB (Linux /proc; 0 elsewhere). */
+function rssMiBOf(pid: number): number {
+  try {
+    const kib = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib ? Number(kib) / 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoint, seconds: number, round = 0): Promise<Measured> {
+  let rssMiB = rssMiBOf(endpoint.pid);
+  const cpuBefore = cpuMsOf(endpoint.pid);
+  const sampler = setInterval(() => (rssMiB = Math.max(rssMiB, rssMiBOf(endpoint.pid))), 250);
   const result = await autocannon({
     url: endpoint.base,
     connections: options.connections,
@@ -130,6 +158,8 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
     timeout: 10,
     requests: requestsFor(scenario, endpoint),
   });
+  clearInterval(sampler);
+  const cpuMs = (cpuMsOf(endpoint.pid) - cpuBefore) / Math.max(1, result.requests.total);
   return {
     round,
     scenario,
@@ -141,6 +171,8 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    rssMiB,
+    cpuMs,
   };
 }
 
@@ -192,24 +224,26 @@ function summarize(results: Measured[], scenario: ScenarioName, target: TargetNa
     non2xx: sum((r) => r.non2xx),
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
+    rssMiB: Math.max(...runs.map((r) => r.rssMiB)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
   };
 }
 
 function report(results: Measured[]): void {
-  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'];
-  const widths = [10, 9, 9, 7, 7, 9, 8, 7];
+  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS MiB', 'CPU ms/req'];
+  const widths = [10, 9, 9, 7, 7, 9, 8, 7, 8, 10];
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : pad(cell, widths[i]!))).join('  ');
   console.log(`\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server ${options.serverEntry} WEBHOOK_DISPATCHER=${options.dispatcher}`);
   if (options.rounds > 1) console.log(`${options.rounds} alternating rounds per scenario: req/s, p50 and p99 are medians; requests and errors are totals`);
   console.log(`load average at start ${loadAtStart}, now ${loadNow()} on ${availableParallelism()} cores${busyMachine ? ' — the machine was busy with other work: figures are noisy' : ''}\n`);
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
-  const rows = (['qr', 'retrieval'] as const).flatMap((scenario) => (['server', 'baseline'] as const).map((target) => summarize(results, scenario, target)));
+  const rows = SCENARIOS.flatMap((scenario) => (['server', 'baseline'] as const).map((target) => summarize(results, scenario, target)));
   for (const r of rows) {
-    if (r) console.log(line([r.scenario, r.target, fmt(r.rps), fmt(r.p50), fmt(r.p99), String(r.requests), String(r.non2xx), String(r.errors + r.timeouts)]));
+    if (r) console.log(line([r.scenario, r.target, fmt(r.rps), fmt(r.p50), fmt(r.p99), String(r.requests), String(r.non2xx), String(r.errors + r.timeouts), fmt(r.rssMiB), fmt(r.cpuMs, 2)]));
   }
   console.log('');
-  for (const scenario of ['qr', 'retrieval'] as const) {
+  for (const scenario of SCENARIOS) {
     const server = summarize(results, scenario, 'server');
     const baseline = summarize(results, scenario, 'baseline');
     if (!server || !baseline) continue;
@@ -224,11 +258,12 @@ function report(results: Measured[]): void {
     console.log(`${ratio >= min && clean ? 'PASS' : 'MISS'}  ${scenario}: server/baseline throughput ${fmt(ratio, 2)} (target >= ${min})${perRound}${clean ? '' : ' — server had non-2xx/errors'}`);
     console.log(`${server.p99 < TARGETS.p99Ms ? 'PASS' : 'MISS'}  ${scenario}: server p99 ${fmt(server.p99)} ms (target < ${TARGETS.p99Ms} ms; baseline p99 ${fmt(baseline.p99)} ms)`);
   }
+  const peak = Math.max(...results.filter((r) => r.target === 'server').map((r) => r.rssMiB));
+  console.log(`${peak < TARGETS.rssMiB ? 'PASS' : 'MISS'}  server RSS under load: peak ${fmt(peak)} MiB (target < ${TARGETS.rssMiB} MiB)`);
 }
 
 async function main(): Promise<void> {
   const cleanup = cleanupRegistry();
-  const scenarios: ScenarioName[] = options.only ? [options.only as ScenarioName] : ['qr', 'retrieval'];
   const limitMs = (scenarios.length * 2 * (options.rounds * options.seconds + options.warmup) + 120) * 1_000;
   const limit = setTimeout(() => {
     console.error(`bench: time limit of ${limitMs / 1000} s reached; cleaning up`);
@@ -242,14 +277,14 @@ async function main(): Promise<void> {
     const baselineDb = await createScratchDatabase('pqr_bench_base');
     cleanup.add(() => baselineDb.drop());
 
-    // The baseline's database gets the server's schema and a merchant row its inserts can reference.
-    const baselineMerchant = await merchantOn(baselineDb.url);
-
     const serverPort = await freePort();
     const server = spawnTsNode('server', options.serverEntry, {
       cwd: ROOT,
       env: { DATABASE_URL: serverDb.url, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_DISPATCHER: options.dispatcher, RATE_LIMIT_PER_SECOND: String(options.rateLimit), NODE_ENV: 'production' },
-      nodeArgs: options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : [],
+      nodeArgs: [
+        ...options.serverNodeArgs,
+        ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : []),
+      ],
     });
     cleanup.add(() => server.stop());
     const serverBase = `http://127.0.0.1:${serverPort}`;
@@ -257,18 +292,21 @@ async function main(): Promise<void> {
     const merchant = await merchantOn(serverDb.url);
 
     const baselinePort = await freePort();
+    // The baseline knows one merchant and its key, held in memory; its tables are its own (it creates them).
+    const baselineKey = `sk_test_${randomBytes(24).toString('base64url')}`;
     const baseline = spawnTsNode('baseline', 'scripts/bench/baseline.ts', {
       cwd: ROOT,
-      env: { DATABASE_URL: baselineDb.url, PORT: String(baselinePort), MERCHANT_ID: baselineMerchant.id, PROMPTPAY_ID: baselineMerchant.promptPayId, NODE_ENV: 'production' },
+      env: { DATABASE_URL: baselineDb.url, PORT: String(baselinePort), API_KEY: baselineKey, MERCHANT_ID: 'mer_bench', PROMPTPAY_ID: merchant.promptPayId, NODE_ENV: 'production' },
     });
     cleanup.add(() => baseline.stop());
     const baselineBase = `http://127.0.0.1:${baselinePort}`;
     await waitForHttp(`${baselineBase}/readyz`, baseline);
 
     const serverHeaders = { authorization: `Bearer ${merchant.apiKey}` };
+    const baselineHeaders = { authorization: `Bearer ${baselineKey}` };
     const endpoints: Record<TargetName, Endpoint> = {
-      server: { base: serverBase, api: '/Thai/v1', headers: serverHeaders, paymentId: (await postJson(`${serverBase}/Thai/v1/qr-codes`, serverHeaders)).payment_id },
-      baseline: { base: baselineBase, api: '', headers: {}, paymentId: (await postJson(`${baselineBase}/qr-codes`, {})).payment_id },
+      server: { base: serverBase, api: '/Thai/v1', headers: serverHeaders, paymentId: (await postJson(`${serverBase}/Thai/v1/qr-codes`, serverHeaders)).payment_id, pid: server.process.pid! },
+      baseline: { base: baselineBase, api: '', headers: baselineHeaders, paymentId: (await postJson(`${baselineBase}/qr-codes`, baselineHeaders)).payment_id, pid: baseline.process.pid! },
     };
 
     const results: Measured[] = [];
@@ -284,7 +322,7 @@ async function main(): Promise<void> {
           process.stdout.write(`measuring ${options.seconds} s… `);
           const measured = await load(scenario, target, endpoints[target], options.seconds, round);
           results.push(measured);
-          console.log(`${fmt(measured.rps)} req/s, p99 ${measured.p99} ms`);
+          console.log(`${fmt(measured.rps)} req/s, p99 ${measured.p99} ms, RSS ${fmt(measured.rssMiB)} MiB, CPU ${fmt(measured.cpuMs, 2)} ms/req`);
         }
       }
     }

@@ -1,5 +1,6 @@
 import { parse } from 'promptparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -13,6 +14,30 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const order = { amount: 150000, currency: 'THB', reference: 'ORDER-1001' };
+
+/** Every SQL text sent on the database connections while `act` runs, through knex or around it. */
+async function recordingStatements<T>(knex: Knex, act: () => Promise<T>): Promise<string[] & { result: T }> {
+  const statements: string[] = [];
+  const patched: { connection: { query: (...args: unknown[]) => unknown }; query: (...args: unknown[]) => unknown }[] = [];
+  const acquire = knex.client.acquireConnection.bind(knex.client);
+  const spy = vi.spyOn(knex.client, 'acquireConnection').mockImplementation(async () => {
+    const connection = await acquire();
+    const { query } = connection;
+    patched.push({ connection, query });
+    // pg takes a config object or a text, PGlite a text.
+    connection.query = (first: string | { text: string }, ...rest: unknown[]) => {
+      statements.push(typeof first === 'string' ? first : first.text);
+      return query.call(connection, first, ...rest);
+    };
+    return connection;
+  });
+  try {
+    return Object.assign(statements, { result: await act() });
+  } finally {
+    spy.mockRestore();
+    for (const { connection, query } of patched.reverse()) connection.query = query;
+  }
+}
 
 describe('POST /Thai/v1/qr-codes', () => {
   it('creates a QR code and its pending payment', async () => {
@@ -78,6 +103,21 @@ describe('POST /Thai/v1/qr-codes', () => {
       expect(res.body.error).toMatchObject({ code, type: 'validation_error', request_id: res.headers.get('request-id') });
       expect(typeof res.body.error.message).toBe('string');
     }
+  });
+
+  it.each([[undefined], ['one-statement-key']])('writes the QR code, payment, transaction and event in one statement (Idempotency-Key %s)', async (idempotencyKey) => {
+    const { knex } = server.running.runtime.db;
+    await api.get('/Thai/v1/transactions?limit=1'); // the merchant's key is known from here on
+    const statements = await recordingStatements(knex, () => api.post('/Thai/v1/qr-codes', order, { idempotencyKey }));
+    const res = statements.result;
+    expect(res.status).toBe(200);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^WITH gate AS/);
+    const paymentId: string = res.body.payment_id;
+    const written = await Promise.all([knex('payments').where({ id: paymentId }), knex('qr_codes').where({ payment_id: paymentId }), knex('transactions').where({ payment_id: paymentId })]);
+    expect(written.map((rows) => rows.length)).toEqual([1, 1, 1]);
+    const events = await knex('events').whereRaw("payload::jsonb -> 'data' ->> 'payment_id' = ?", [res.body.payment_id]).select('kind');
+    expect(events).toEqual([{ kind: 'payment.pending' }]);
   });
 
   it('keeps __proto__ metadata keys as plain data', async () => {

@@ -37,15 +37,23 @@ function fingerprintOf(operation: string, req: Request): string {
   return createHash('sha256').update(canonicalize([operation, req.params, body]) ?? '').digest('hex');
 }
 
+/** Without a key there is no gate: the held inserts are always written (or the statement fails as a whole). */
+async function unkeyedInOneStatement(s: Services, work: (tx: Repositories) => Promise<WireResponse>): Promise<WireResponse> {
+  const written = await s.uow.runInOneStatement(work);
+  if (!written.committed) throw new Error('an ungated one-statement write wrote nothing');
+  return written.result;
+}
+
 /**
  * Runs a POST in one transaction with its idempotency record: the business writes and the stored result commit
  * together. A transaction-scoped lock on the key makes concurrent requests with the same key, on any number of
  * server instances, answer 409 idempotency_key_in_use instead of running twice. A refusal (404, 422) rolls the
  * business writes back and is stored in a second transaction, so the success path needs no savepoint.
  *
- * Keyed `insertsOnly` operations (their work reads and inserts, and has no effect outside the database) first try
- * the one-statement path: the inserts and the stored result are written in one round trip if the key is free. If it is
- * not, nothing was written, and the transaction above decides: replay, 409, or (a lapsed key) a new result.
+ * `insertsOnly` operations (their work reads and inserts, and has no effect outside the database) take the
+ * one-statement path: without a key, their inserts are written in one round trip; with a key, the inserts and the
+ * stored result are written in one round trip if the key is free. If it is not, nothing was written, and the
+ * transaction above decides: replay, 409, or (a lapsed key) a new result.
  */
 export function idempotentMutation(s: Services, operation: string, perform: (ctx: MutationContext, req: Request) => Promise<WireResponse>, options: { insertsOnly?: boolean } = {}) {
   return async (req: Request, res: Response): Promise<void> => {
@@ -54,7 +62,7 @@ export function idempotentMutation(s: Services, operation: string, perform: (ctx
     const key = idempotencyKeyOf(req);
     const work = (tx: Repositories) => perform({ tx, merchant, requestId }, req);
     if (key === undefined) {
-      sendWire(res, await s.uow.run(work));
+      sendWire(res, options.insertsOnly ? await unkeyedInOneStatement(s, work) : await s.uow.run(work));
       return;
     }
     const fingerprint = fingerprintOf(operation, req);

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 
@@ -28,7 +27,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
           acquireConnectionTimeout: 5_000,
         })
       : knexFactory({
-          client: ClientPgLite,
+          // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite in memory.
+          client: (await import('knex-pglite')).default,
           dialect: 'postgres',
           connection: target.dataDir ? { filename: ensureDir(target.dataDir) } : {},
         } as Knex.Config);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Insert } from './repositories/query.js';
+import { sendDirect, type Insert } from './repositories/query.js';
 
 /** The head of a held statement: a query that yields a row when, and only when, the held rows may be written. */
 export interface Gate {
@@ -24,17 +24,20 @@ export class HeldInserts {
 
   /** Writes every held row unless the gate yields nothing; says whether it let them through. */
   async commit(knex: Knex, gate: Gate = open): Promise<boolean> {
-    const bindings: Knex.Value[] = [...gate.bindings];
+    const values: unknown[] = [...gate.bindings];
+    const placeholder = () => `$${values.length}`;
     const inserts = this.held.map(({ table, row }, n) => {
       const columns = Object.entries(row).filter(([, value]) => value !== undefined);
-      bindings.push(...columns.map(([, value]) => value as Knex.Value));
       const names = columns.map(([column]) => `"${column}"`).join(', ');
-      return `, row_${n} AS (INSERT INTO "${table}" (${names}) SELECT ${columns.map(() => '?').join(', ')} FROM gate)`;
+      const selected = columns.map(([, value]) => (values.push(value), placeholder())).join(', ');
+      return `, row_${n} AS (INSERT INTO "${table}" (${names}) SELECT ${selected} FROM gate)`;
     });
-    const sql = `WITH gate AS (${gate.sql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`;
-    // Named, so each PostgreSQL connection parses and plans a statement of this shape once (PGlite ignores the name).
+    let bound = 0;
+    const gateSql = gate.sql.replace(/\?/g, () => `$${++bound}`);
+    const sql = `WITH gate AS (${gateSql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`;
+    // Named, so each PostgreSQL connection parses and plans a statement of this shape once.
     const name = `held_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    const { rows } = await knex.raw(sql, bindings).options({ name });
-    return rows[0].passed > 0;
+    const [result] = await sendDirect<{ passed: number }>(knex, sql, values, name);
+    return result!.passed > 0;
   }
 }

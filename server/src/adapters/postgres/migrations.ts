@@ -4,6 +4,7 @@ import { paymentStatusChannel } from '../../ports/payment-status.js';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 import { balanceMigration } from './v11-balance-migration.js';
 import { webhooksSelfServiceMigration } from './webhooks-self-service-migration.js';
+import { v11HotPath } from './migration-v11-hot-path.js';
 
 interface Migration {
   name: string;
@@ -222,6 +223,7 @@ const migrations: Migration[] = [
         FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.qr_code_id IS NOT NULL) EXECUTE FUNCTION payment_status_notify()`);
     },
   },
+  v11HotPath,
 ];
 
 const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,6 +1,6 @@
 import type { Payment } from '../../../domain/payment.js';
 import type { PaymentRepository } from '../../../ports/repositories.js';
-import { definedOnly, pageOf, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
+import { definedOnly, pageOf, sendDirect, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
 
 interface PaymentRow {
   id: string;
@@ -78,16 +78,10 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
     await db('payments').where({ id, merchant_id }).update(changes);
   },
   async findById(merchantId, id, options = {}) {
-    // Payment retrieval's one query, sent as it is on the connection knex lends (pooled, or the transaction's): no
-    // query building or knex pipeline on every request. pg and PGlite connections both answer query(text, values).
+    // Payment retrieval's one query, sent without knex's pipeline on every request.
     const sql = `SELECT * FROM payments WHERE id = $1 AND merchant_id = $2${options.lock ? ' FOR UPDATE' : ''}`;
-    const connection = (await db.client.acquireConnection()) as { query(sql: string, values: unknown[]): Promise<{ rows: PaymentRow[] }> };
-    try {
-      const { rows } = await connection.query(sql, [id, merchantId]);
-      return rows[0] ? toPayment(rows[0]) : null;
-    } finally {
-      await db.client.releaseConnection(connection);
-    }
+    const [row] = await sendDirect<PaymentRow>(db, sql, [id, merchantId], options.lock ? 'payment_by_id_locked' : 'payment_by_id');
+    return row ? toPayment(row) : null;
   },
   async list(merchantId, filter, page) {
     const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status }));

@@ -15,6 +15,24 @@ export const insertNow =
     await db(table).insert(row);
   };
 
+type Connection = { query(...args: unknown[]): Promise<{ rows: unknown[] }> };
+
+/**
+ * Sends one statement on the connection knex lends (pooled, or the transaction's), without knex's query building and
+ * pipeline: for the hot paths. `$n` placeholders. A named statement is parsed and planned once per PostgreSQL
+ * connection; PGlite (which has no named statements) gets it unnamed.
+ */
+export async function sendDirect<Row>(db: Db, text: string, values: unknown[], name?: string): Promise<Row[]> {
+  const connection = (await db.client.acquireConnection()) as Connection;
+  try {
+    const embedded = 'waitReady' in connection; // a PGlite instance: query(text, values)
+    const { rows } = await (embedded || !name ? connection.query(text, values) : connection.query({ name, text, values }));
+    return rows as Row[];
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
+
 /** Inclusive date range on created_at. */
 export function whereCreatedWithin(query: Knex.QueryBuilder, range: DateRange): Knex.QueryBuilder {
   if (range.startDate) query.where('created_at', '>=', range.startDate);
