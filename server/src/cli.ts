@@ -11,6 +11,7 @@ import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOpt
 
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
          [--bank-code CODE --account-number DIGITS --account-name NAME] [--fee-bps N]
+       npm run cli -- bank unmatched [--json]
 ${PAYOUT_USAGE}
 ${KEYS_USAGE}
 
@@ -18,7 +19,6 @@ ${KEYS_USAGE}
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
   --live          issue a live key (sk_live_...); needs a PromptPay or biller id
   --json          print {"merchant_id", "api_key"} only
-       npm run cli -- bank unmatched [--json]
 
   bank unmatched  money the bank received that settled no payment (wrong amount, unknown ref1, late), newest first
 Runs against DATABASE_URL when set, otherwise the embedded database in .data/ (stop the server first).`;
@@ -52,7 +52,6 @@ async function cli(): Promise<void> {
       'biller-id': { type: 'string' },
       live: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
-      merchant: { type: 'string' },
       'expire-old-in': { type: 'string' },
       'key-last4': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { reconcileBankPayments } from './app/bank-payments.js';
 import { purgeExpiredWebhookData } from './app/events.js';
@@ -146,7 +146,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
-    pages: Router().use(CHECKOUT_BASE, checkoutRoutes(runtime.services, checkoutHub)),
+    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub) },
     validateResponses: overrides.validateResponses ?? false,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
     isReady: async () => {

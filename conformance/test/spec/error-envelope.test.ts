@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems, envelopeProblems } from '../support/contract-check.js';
 import { operation, operations } from '../support/contract.js';
-import { errorTriggers as triggers, UNKNOWN, type Fixture } from '../support/error-triggers.js';
-import { apiOf, send, type Exchange } from '../support/http.js';
-import { seeder } from '../support/seed.js';
+import { errorTriggers as triggers, seedFixture, UNKNOWN, type Fixture } from '../support/error-triggers.js';
+import { send, type Exchange } from '../support/http.js';
 import { startService, type Service } from '../support/service.js';
 
 /**
@@ -22,25 +21,7 @@ let service: Service;
 let fixture: Fixture;
 beforeAll(async () => {
   service = await startService();
-  const { merchant, apiKey } = await service.merchant();
-  const records = seeder(service, merchant);
-  await records.payoutAccount();
-  const { paymentId: succeeded } = await records.succeededPayment(150000);
-  const broke = await service.merchant();
-  const brokeRecords = seeder(service, broke.merchant);
-  await brokeRecords.payoutAccount();
-  const { paymentId: brokePayment } = await brokeRecords.succeededPayment(10000);
-  await brokeRecords.paidOutWithdrawal(10000);
-  fixture = {
-    base: service.url,
-    api: apiOf(service.url, apiKey),
-    pending: async () => (await records.pendingPayment(15000)).paymentId,
-    succeeded,
-    expiredQrCode: (await records.expiredPayment(25000)).qrCodeId,
-    refund: await records.refund(succeeded, 100),
-    webhook: await records.webhook('https://127.0.0.1:8443/hooks'),
-    broke: { api: apiOf(service.url, broke.apiKey), payment: brokePayment },
-  };
+  fixture = await seedFixture(service);
 });
 afterAll(async () => {
   await service?.stop();

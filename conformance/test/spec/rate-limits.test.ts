@@ -2,10 +2,8 @@ import { PaymentQrClient } from '@payment-qr/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems } from '../support/contract-check.js';
 import { operation, operations } from '../support/contract.js';
-import { errorTriggers, type Fixture } from '../support/error-triggers.js';
+import { errorTriggers, seedFixture, type Fixture } from '../support/error-triggers.js';
 import { manualClock } from '../support/clock.js';
-import { apiOf } from '../support/http.js';
-import { seeder } from '../support/seed.js';
 import { startService, type Service } from '../support/service.js';
 
 // A limit of 1 a second and a clock that never moves: once a bucket is empty, every request it counts answers 429.
@@ -14,18 +12,7 @@ let service: Service;
 let fixture: Fixture;
 beforeAll(async () => {
   service = await startService({ clock, env: { RATE_LIMIT_PER_SECOND: '1' } });
-  const { merchant, apiKey } = await service.merchant();
-  const records = seeder(service, merchant);
-  const { paymentId: succeeded } = await records.succeededPayment(150000);
-  fixture = {
-    base: service.url,
-    api: apiOf(service.url, apiKey),
-    pending: async () => (await records.pendingPayment(15000)).paymentId,
-    succeeded,
-    expiredQrCode: (await records.expiredPayment(25000)).qrCodeId,
-    refund: await records.refund(succeeded, 100),
-    webhook: await records.webhook('https://127.0.0.1:8443/hooks'),
-  };
+  fixture = await seedFixture(service);
 });
 afterAll(async () => {
   await service?.stop();

@@ -1,5 +1,7 @@
 import { bankSettings } from '../../../server/test/support/bank.js';
-import { send, type Api, type Exchange } from './http.js';
+import { apiOf, send, type Api, type Exchange } from './http.js';
+import { seeder } from './seed.js';
+import type { Service } from './service.js';
 
 /** What a merchant has when the errors are driven: records in each state the errors need. */
 export interface Fixture {
@@ -14,6 +16,29 @@ export interface Fixture {
   broke: { api: Api; payment: string };
 }
 export type Trigger = (f: Fixture) => Promise<Exchange>;
+
+/** Seeds the records every error trigger needs, for two new merchants of the service. */
+export async function seedFixture(service: Service): Promise<Fixture> {
+  const { merchant, apiKey } = await service.merchant();
+  const records = seeder(service, merchant);
+  await records.payoutAccount();
+  const { paymentId: succeeded } = await records.succeededPayment(150000);
+  const broke = await service.merchant();
+  const brokeRecords = seeder(service, broke.merchant);
+  await brokeRecords.payoutAccount();
+  const { paymentId: brokePayment } = await brokeRecords.succeededPayment(10000);
+  await brokeRecords.paidOutWithdrawal(10000);
+  return {
+    base: service.url,
+    api: apiOf(service.url, apiKey),
+    pending: async () => (await records.pendingPayment(15000)).paymentId,
+    succeeded,
+    expiredQrCode: (await records.expiredPayment(25000)).qrCodeId,
+    refund: await records.refund(succeeded, 100),
+    webhook: await records.webhook('https://127.0.0.1:8443/hooks'),
+    broke: { api: apiOf(service.url, broke.apiKey), payment: brokePayment },
+  };
+}
 
 export const UNKNOWN = {
   payment: 'pay_unknown0000000000000000',

@@ -37,8 +37,8 @@ export interface AppDeps {
   rateLimitPerSecond: number;
   /** Requests are counted and timed when metrics are kept. */
   metrics?: HttpMetrics | null;
-  /** Public pages outside the API (the checkout page), routed before it. */
-  pages?: RequestHandler;
+  /** Public pages outside the API (the checkout page) and where they are served, routed before it. */
+  pages?: { basePath: string; router: RequestHandler };
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
@@ -76,11 +76,11 @@ export function createApp(deps: AppDeps): Express {
     else sendError(res, serviceUnavailable());
   });
 
-  if (deps.pages) app.use(deps.pages);
+  // Public pages (the QR image, the checkout page) share one bucket per client address; their static assets are free.
+  const perAddress = rateLimitPerAddress(s.clock, deps.rateLimitPerSecond);
+  if (deps.pages) app.use(deps.pages.basePath, (req, res, next) => (req.path.startsWith('/assets/') ? next() : perAddress(req, res, next)), deps.pages.router);
   app.use(docsRoutes());
   app.use(jsonBody());
-  // Public pages (the QR image, the checkout page) share one bucket per client address.
-  const perAddress = rateLimitPerAddress(s.clock, deps.rateLimitPerSecond);
   app.get(`${QR_IMAGE_BASE}/:qr_code_id/image`, perAddress);
   app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
   app.use(BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes(s, deps.bankCallbackToken ?? null));
