@@ -40,7 +40,7 @@ describe('the SDK README examples against prism mock of the served-paths contrac
   const realFetch = globalThis.fetch;
 
   beforeAll(async () => {
-    prism = await startPrismMock(SERVED_PATHS_CONTRACT.yaml);
+    prism = await startPrismMock(SERVED_PATHS_CONTRACT);
     process.env.PAYMENT_QR_API_KEY = API_KEY;
     process.env.PAYMENT_QR_BASE_URL = prism.url;
     // The examples use the global fetch (the SDK's default): this seam adds Prefer and records violations.
