@@ -6,16 +6,16 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-export const BUNDLE_BUDGET_BYTES = 30_000;
-export const TARBALL_BUDGET_BYTES = 64_000;
+const BUNDLE_BUDGET_BYTES = 30_000;
+const TARBALL_BUDGET_BYTES = 64_000;
 const sdkRoot = fileURLToPath(new URL('../', import.meta.url));
 
-export async function bundledSize(): Promise<number> {
+async function bundledSize(): Promise<number> {
   const result = await build({ entryPoints: [`${sdkRoot}dist/index.js`], bundle: true, minify: true, format: 'esm', platform: 'neutral', packages: 'external', write: false, logLevel: 'silent' });
   return gzipSync(result.outputFiles[0]?.contents ?? new Uint8Array()).length;
 }
 
-export function tarballSize(): { size: number; entryCount: number } {
+function tarballSize(): { size: number; entryCount: number } {
   const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: sdkRoot, encoding: 'utf8' });
   const [info] = JSON.parse(output) as { size: number; entryCount: number }[];
   if (!info) throw new Error('npm pack --dry-run printed no package');

@@ -18,7 +18,7 @@ describe('the pacts the SDK wrote, judged by the served-paths contract the contr
   // Straight from the package, as a consumer team runs it (see the README); the JSON form is the same document.
   it.each(pactFiles)('%s asks and expects only what the contract documents', async (pactFile) => {
     const outcome = await SwaggerMockValidatorFactory.create().validate({
-      specPathOrUrl: SERVED_PATHS_CONTRACT.yaml,
+      specPathOrUrl: SERVED_PATHS_CONTRACT,
       mockPathOrUrl: join(PACTS_DIR, pactFile),
       // Honour the contract's own additionalProperties (metadata is open; every resource is closed) ...
       additionalPropertiesInResponse: 'true',

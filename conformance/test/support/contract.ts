@@ -26,10 +26,7 @@ const basePathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/
  * The served-paths contract as the contract package ships it (every path under the base it is served at), for
  * tools that ignore the paths of `servers`: swagger-mock-validator, Prism.
  */
-export const SERVED_PATHS_CONTRACT = {
-  json: createRequire(import.meta.url).resolve('@payment-qr/contract/openapi.served-paths.json'),
-  yaml: createRequire(import.meta.url).resolve('@payment-qr/contract/openapi.served-paths.yaml'),
-};
+export const SERVED_PATHS_CONTRACT = createRequire(import.meta.url).resolve('@payment-qr/contract/openapi.served-paths.yaml');
 
 const METHODS = ['get', 'post', 'delete', 'put', 'patch'] as const;
 
