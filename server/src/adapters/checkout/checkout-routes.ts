@@ -95,7 +95,7 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub): Router {
       unwatch();
       throw error;
     });
-    const stopOnClose = hub.onClose(() => end());
+    const stopOnClose = hub.endOnClose(() => end());
     function end() {
       if (!open) return;
       open = false;
