@@ -2,14 +2,16 @@
  * 1,000 open checkout pages on one server: what they cost. A server (child process, PostgreSQL scratch database)
  * gets one status stream (GET /Thai/pay/{id}/events) per page, each for its own QR code; then 100 of the payments
  * complete. Reports the server's memory after a full GC and its database connections, before and with the pages
- * open, and how long a completion takes to reach its page. Run: npm run bench:checkout [-- --pages N]
+ * open, and how long a completion takes to reach its page. Run: npm run bench:checkout [-- --pages N] [--embedded]
+ * (--embedded: the server on its in-memory PGlite instead, which has no connections to count).
  */
 import pg from 'pg';
 import { createContext, machine, ms, percentile, printTable, waitFor } from '../drills/lib/harness.js';
-import { call, createTestMerchant, scratchDatabase, startServer } from '../drills/lib/service.js';
+import { call, createTestMerchant, scratchDatabase, startServer, type ServiceProcess } from '../drills/lib/service.js';
 
 const pagesArg = process.argv.indexOf('--pages');
 const PAGES = pagesArg > 0 ? Number(process.argv[pagesArg + 1]) : 1_000;
+const EMBEDDED = process.argv.includes('--embedded');
 const COMPLETED = Math.min(100, PAGES);
 const POOL_MAX = 10; // the server's default knex pool
 
@@ -60,12 +62,20 @@ async function connectionsTo(url: string): Promise<{ all: number; busy: number }
   }
 }
 
+async function sandboxMerchantOf(server: ServiceProcess): Promise<{ apiKey: string }> {
+  // Output chunks may split a line: read it as one string.
+  const printed = await waitFor(() => /Bearer (sk_test_[\w-]+)'/.exec(server.child.output().replaceAll('\n', '')), 30_000);
+  if (!printed.value) throw new Error(`no sandbox key printed:\n${server.child.output()}`);
+  return { apiKey: printed.value[1]! };
+}
+
 async function main(): Promise<void> {
   const ctx = createContext('checkout-streams', false);
   try {
-    const db = await scratchDatabase(ctx);
-    const merchant = await createTestMerchant(db.url);
-    const server = await startServer(ctx, { databaseUrl: db.url, memoryProbe: true, env: { WEBHOOK_DISPATCHER: 'off' } });
+    const db = EMBEDDED ? null : await scratchDatabase(ctx);
+    // An empty DATABASE_URL means the embedded database; its first start creates a sandbox merchant and prints the key.
+    const server = await startServer(ctx, { databaseUrl: db?.url ?? '', memoryProbe: true, env: { WEBHOOK_DISPATCHER: 'off', ...(db ? {} : { DATA_DIR: 'memory://' }) } });
+    const merchant = db ? await createTestMerchant(db.url) : await sandboxMerchantOf(server);
     ctx.log(`server up; creating ${PAGES} QR codes`);
     const pages: Page[] = [];
     for (let i = 0; i < PAGES; i++) {
@@ -74,7 +84,7 @@ async function main(): Promise<void> {
       pages.push({ qrCodeId: reply.body.qr_code_id, paymentId: reply.body.payment_id, statuses: [], changedAt: null, controller: new AbortController() });
     }
     const before = await server.memoryAfterGc();
-    const connectionsBefore = await connectionsTo(db.url);
+    const connectionsBefore = db ? await connectionsTo(db.url) : null;
 
     ctx.log(`opening ${PAGES} status streams`);
     let opened = 0;
@@ -83,7 +93,7 @@ async function main(): Promise<void> {
     ctx.check('pages that got their first status', opened, open.ok, `${PAGES}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const during = await server.memoryAfterGc();
-    const connectionsDuring = await connectionsTo(db.url);
+    const connectionsDuring = db ? await connectionsTo(db.url) : null;
 
     ctx.log(`completing ${COMPLETED} payments`);
     const latencies: number[] = [];
@@ -102,15 +112,17 @@ async function main(): Promise<void> {
     ctx.figure('server RSS after GC, before / with pages', `${before.rss.toFixed(0)} / ${during.rss.toFixed(0)} MiB`);
     ctx.figure('server heap used after GC, before / with pages', `${before.heapUsed.toFixed(1)} / ${during.heapUsed.toFixed(1)} MiB`);
     ctx.figure('memory per open page (RSS delta / pages)', `${(((during.rss - before.rss) * 1024) / PAGES).toFixed(1)} KiB`);
-    ctx.check('database connections, before / with pages', `${connectionsBefore.all} / ${connectionsDuring.all}`, connectionsDuring.all <= POOL_MAX + 1, `<= ${POOL_MAX + 1}: the pool and one listener`);
-    ctx.check('connections busy while the pages wait', connectionsDuring.busy, connectionsDuring.busy === 0, '0');
+    if (connectionsBefore && connectionsDuring) {
+      ctx.check('database connections, before / with pages', `${connectionsBefore.all} / ${connectionsDuring.all}`, connectionsDuring.all <= POOL_MAX + 1, `<= ${POOL_MAX + 1}: the pool and one listener`);
+      ctx.check('connections busy while the pages wait', connectionsDuring.busy, connectionsDuring.busy === 0, '0');
+    }
     ctx.check('completed payments whose page turned succeeded', `${updated}/${COMPLETED}`, updated === COMPLETED, `${COMPLETED}/${COMPLETED}`);
     ctx.check('other pages left alone', untouched ? 'yes' : 'no', untouched, 'yes');
     ctx.figure('completion answered -> page told, p50 / p99', `${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 99))}`);
 
     for (const page of pages) page.controller.abort();
     await Promise.all(streams);
-    printTable(`checkout status streams on PostgreSQL (${machine()})`, ctx.rows);
+    printTable(`checkout status streams on ${EMBEDDED ? 'PGlite (embedded)' : 'PostgreSQL'} (${machine()})`, ctx.rows);
     process.exitCode = ctx.rows.some((row) => row.ok === false) ? 1 : 0;
   } finally {
     await ctx.cleanup();

@@ -95,7 +95,7 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub): Router {
       unwatch();
       throw error;
     });
-    const stopOnClose = hub.onClose(() => end());
+    const stopOnClose = hub.endOnClose(() => end());
     function end() {
       if (!open) return;
       open = false;
@@ -112,6 +112,7 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub): Router {
     // One timer for every open stream keeps idle proxies from cutting them.
     if (streams.size === 1) heartbeat = setInterval(() => streams.forEach((stream) => stream.write(': keep-alive\n\n')), HEARTBEAT_MS).unref();
     res.on('close', end); // the page went away
+    if (req.socket.destroyed) return end(); // ... already, while its status was read
     send(state);
   });
 

@@ -9,9 +9,10 @@ export interface CheckoutStatusHub {
   watch(qrCodeId: string, listener: StatusListener): Promise<() => void>;
   /** How many pages are watching (for measurements). */
   readonly watchers: number;
-  /** Tells every open stream to end (before the HTTP server closes), and stops listening. */
+  /** Registers a stream's `end`, called when the hub closes; returns the function that unregisters it. */
+  endOnClose(end: () => void): () => void;
+  /** Ends every open stream (before the HTTP server closes, which they would hold open), and stops listening. */
   close(): Promise<void>;
-  onClose(end: () => void): () => void;
 }
 
 /**
@@ -58,7 +59,7 @@ export function checkoutStatusHub(s: Services, changes: PaymentStatusChanges, on
     get watchers() {
       return count;
     },
-    onClose(end) {
+    endOnClose(end) {
       closers.add(end);
       return () => closers.delete(end);
     },
