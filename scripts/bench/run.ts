@@ -16,7 +16,7 @@
  *   --dispatcher on|off BENCH_DISPATCHER    the server's WEBHOOK_DISPATCHER (on: production default)
  *   --cpu-prof DIR     BENCH_CPU_PROF       write a V8 CPU profile of the server child into DIR
  *   --only LIST        BENCH_ONLY           comma-separated scenarios to run: qr, qr-keyed, retrieval (all)
- *   --rounds N         BENCH_ROUNDS         alternate server/baseline N times per scenario; the table shows medians (1)
+ *   --rounds N         BENCH_ROUNDS         alternate server/baseline N times per scenario; the table shows medians (3)
  *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point (server/src/main.ts), e.g. an experimental variant
  *   --server-node-args=A BENCH_SERVER_NODE_ARGS extra node flags for the server, e.g. --server-node-args=--max-semi-space-size=4
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
@@ -61,7 +61,7 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
 const options = {
   seconds: Math.max(1, positive('--seconds', flags.seconds ?? process.env.BENCH_SECONDS, 10)),
   warmup: positive('--warmup', flags.warmup ?? process.env.BENCH_WARMUP, 3),
-  rounds: Math.max(1, positive('--rounds', flags.rounds ?? process.env.BENCH_ROUNDS, 1)),
+  rounds: Math.max(1, positive('--rounds', flags.rounds ?? process.env.BENCH_ROUNDS, 3)),
   connections: Math.max(1, positive('--connections', flags.connections ?? process.env.BENCH_CONNECTIONS, 32)),
   dispatcher: flags.dispatcher ?? process.env.BENCH_DISPATCHER ?? 'on',
   cpuProfDir: flags['cpu-prof'] ?? process.env.BENCH_CPU_PROF,
