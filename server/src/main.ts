@@ -201,7 +201,9 @@ export function startPayoutWork(runtime: Runtime): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = Promise.all([advanceSandboxPayouts(runtime.services), settleMaturedCredits(runtime.services)])
+    // One after the other: the tick never holds more than one pooled connection.
+    running = advanceSandboxPayouts(runtime.services)
+      .then(() => (runtime.services.settlementDelayMs > 0 ? settleMaturedCredits(runtime.services) : 0))
       .catch((error: unknown) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, PAYOUT_TICK_MS);

@@ -55,7 +55,7 @@ async function markWithdrawal(tx: Repositories, s: Services, id: string, outcome
   if (!withdrawal) throw new PayoutRefused(`No withdrawal with id '${id}'.`);
   if (withdrawal.mode !== 'live') throw new PayoutRefused(`Withdrawal ${id} is a test withdrawal: the sandbox rail settles it.`);
   if (withdrawal.status === outcome.status) return { id, status: withdrawal.status, changed: false };
-  if (!canMove(withdrawal.status, outcome.status) || (outcome.status === 'succeeded' && withdrawal.status !== 'processed')) {
+  if (!canMove(withdrawal.status, outcome.status)) {
     throw new PayoutRefused(`Withdrawal ${id} is ${withdrawal.status}; it cannot become ${outcome.status}${withdrawal.status === 'pending' ? ' before an export has sent it' : ''}.`);
   }
   const moved = await moveWithdrawalTo(tx, s, withdrawal, outcome.status, outcome.status === 'failed' ? failureOf(outcome.code) : undefined);

@@ -53,7 +53,7 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
   };
   const refund: Refund = payoutTo ? pending : { ...pending, status: await s.bank.sendRefund(pending) };
   await tx.refunds.insert(refund);
-  if (payoutTo) await tx.refundPayouts.insert(refund.id, payoutTo);
+  if (payoutTo) await tx.refundPayouts.recordDestination(refund.id, payoutTo);
 
   if (refund.status === 'succeeded' || payoutTo) {
     const refunded = applySettledRefund(payment, amount, now);

@@ -53,7 +53,7 @@ export interface RefundPayout {
 
 export interface RefundPayoutRepository {
   /** Records where a live refund is paid back to; it waits for the next export. */
-  insert(refundId: string, destination: PayoutAccount): Promise<void>;
+  recordDestination(refundId: string, destination: PayoutAccount): Promise<void>;
   /** Pending live refunds not exported yet, locked and skipped by a concurrent export. */
   lockUnexported(limit: number): Promise<RefundPayout[]>;
   markExported(refundIds: readonly string[], at: Date): Promise<void>;

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = new URL('../../..', import.meta.url).pathname;
@@ -14,9 +16,28 @@ function cli(args: string[], env: Record<string, string>) {
 }
 const exitOf = (promise: Promise<unknown>) => promise.then(() => ({ code: 0, stderr: '' })).catch((error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }));
 
+/** On PostgreSQL the CLI gets a database of its own: an export must only ever see this test's withdrawals. */
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+}
+
 describe('npm run cli -- merchants / withdrawals (payouts)', { timeout: 180_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'pqr-cli-payouts-'));
-  const env = { DATA_DIR: join(dir, 'pglite') };
+  const scratch = `pqr_test_cli_${randomBytes(5).toString('hex')}`;
+  const env: Record<string, string> = { DATA_DIR: join(dir, 'pglite') };
+  beforeAll(async () => {
+    if (!process.env.DATABASE_URL) return;
+    await admin(`CREATE DATABASE ${scratch}`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${scratch}`;
+    env.DATABASE_URL = url.toString();
+  });
+  afterAll(async () => {
+    if (process.env.DATABASE_URL) await admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+  });
 
   it('creates a merchant with a payout account and fee, exports with nothing pending (exit 0), refuses bad input (exit 1)', async () => {
     const created = await cli(

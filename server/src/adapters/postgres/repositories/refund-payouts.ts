@@ -25,7 +25,7 @@ const toPayout = (row: RefundPayoutRow): RefundPayout => ({
 
 /** Live refunds on their way back to the payer: the payout columns of their refund row. */
 export const refundPayoutRepository = (db: Db): RefundPayoutRepository => ({
-  async insert(refundId, destination) {
+  async recordDestination(refundId, destination) {
     await db('refunds').where({ id: refundId }).update({
       payout_bank_code: destination.bankCode,
       payout_account_number: destination.accountNumber,
