@@ -33,6 +33,7 @@ import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
+import { repeat } from './adapters/system/repeat.js';
 import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
 import { embeddedDeliveryWakeups } from './adapters/webhooks/embedded-wakeups.js';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.js';
@@ -53,6 +54,8 @@ export interface Overrides {
   bank?: CustomerBank;
   logger?: Logger;
   validateResponses?: boolean;
+  /** False: no payout rail or bank reconciliation in this server (a test that counts one request's statements). */
+  backgroundJobs?: boolean;
 }
 
 export interface Runtime {
@@ -171,22 +174,13 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
     pollIntervalMs: databaseUrl ? 5_000 : 1_000,
     onError: (error) => runtime.logger.warn({ err: error }, 'webhook dispatch failed; retrying'),
   });
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    running = expireOverduePayments(runtime.services)
-      .then(() => purgeExpiredWebhookData(runtime.services))
-      .catch((error: unknown) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(sweep, runtime.config.expirySweepIntervalMs);
-      });
-  };
-  sweep();
+  const stopSweeps = repeat(
+    () => expireOverduePayments(runtime.services).then(() => purgeExpiredWebhookData(runtime.services)),
+    runtime.config.expirySweepIntervalMs,
+    (error) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'),
+  );
   return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await Promise.all([running, dispatcher.stop()]);
+    await Promise.all([stopSweeps(), dispatcher.stop()]);
   };
 }
 
@@ -197,45 +191,18 @@ const PAYOUT_TICK_MS = 500;
  * WEBHOOK_DISPATCHER says (SKIP LOCKED and the balance row lock share the work).
  */
 export function startPayoutWork(runtime: Runtime): () => Promise<void> {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    // One after the other: the tick never holds more than one pooled connection.
-    running = advanceSandboxPayouts(runtime.services)
-      .then(() => (runtime.services.settlementDelayMs > 0 ? settleMaturedCredits(runtime.services) : 0))
-      .catch((error: unknown) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, PAYOUT_TICK_MS);
-      });
-  };
-  tick();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  const { services } = runtime;
+  // One after the other: a run never holds more than one pooled connection.
+  const payOut = () => advanceSandboxPayouts(services).then(() => (services.settlementDelayMs > 0 ? settleMaturedCredits(services) : 0));
+  return repeat(payOut, PAYOUT_TICK_MS, (error) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'));
 }
 
 /** With BANK=scb, every server and worker reconciles live payments with the bank, whatever WEBHOOK_DISPATCHER says. */
 export function startBankReconciliation(runtime: Runtime): () => Promise<void> {
   const { bank } = runtime.config;
   if (bank.kind !== 'scb') return async () => undefined;
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const round = () => {
-    running = reconcileBankPayments(runtime.services, bank.reconcileIntervalMs)
-      .catch((error: unknown) => runtime.logger.warn({ err: error }, 'bank reconciliation failed; retrying'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(round, bank.reconcileIntervalMs);
-      });
-  };
-  let timer = setTimeout(round, bank.reconcileIntervalMs);
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  const reconcile = () => reconcileBankPayments(runtime.services, bank.reconcileIntervalMs);
+  return repeat(reconcile, bank.reconcileIntervalMs, (error) => runtime.logger.warn({ err: error }, 'bank reconciliation failed; retrying'), { startNow: false });
 }
 
 /** Requests Node cannot even parse (headers over 64 KiB, a broken request line) still get the error envelope. */
@@ -274,8 +241,9 @@ export interface RunningServer {
 export async function startServer(config: Config, overrides: Overrides = {}): Promise<RunningServer> {
   const runtime = await openRuntime(config, overrides);
   const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
-  const stopPayouts = startPayoutWork(runtime);
-  const stopReconciliation = startBankReconciliation(runtime);
+  const jobs = overrides.backgroundJobs ?? true;
+  const stopPayouts = jobs ? startPayoutWork(runtime) : async () => undefined;
+  const stopReconciliation = jobs ? startBankReconciliation(runtime) : async () => undefined;
   // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);

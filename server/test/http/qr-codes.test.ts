@@ -8,7 +8,7 @@ let server: TestServer;
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ backgroundJobs: false }); // one request's statements are counted below
   api = apiClient(server.url, await server.merchant());
 });
 afterAll(() => server.stop());

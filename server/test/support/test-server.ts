@@ -58,6 +58,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Check every response against the contract inside the server (default); conformance judges from outside instead. */
   validateResponses?: boolean;
+  /** False: no payout rail or bank reconciliation running beside the requests. */
+  backgroundJobs?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -72,7 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });
-  const running = await startServer(config, { clock: options.clock, bank: options.bank, validateResponses: options.validateResponses ?? true, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const running = await startServer(config, { clock: options.clock, bank: options.bank, validateResponses: options.validateResponses ?? true, backgroundJobs: options.backgroundJobs, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   return {
     url: running.url,
     running,
