@@ -1,15 +1,18 @@
 import {
   inquiryDatesAround,
   inquiryDatesBetween,
+  parseBankAmount,
   parseConfirmation,
   payerOf,
   sameAmount,
   unmatchedReasonOf,
   type BankTransaction,
+  type UnmatchedReason,
 } from '../domain/bank-transaction.js';
 import { DomainError } from '../domain/errors.js';
 import { succeed } from '../domain/payment.js';
 import { BankUnavailableError, type BankConnection } from '../ports/bank.js';
+import type { BankConfirmationOutcome } from '../ports/metrics.js';
 import type { BankCheck } from '../ports/repositories.js';
 import { savePaymentState } from './payment-state.js';
 import type { Services } from './services.js';
@@ -23,8 +26,9 @@ export type BankOutcome = 'succeeded' | 'duplicate' | 'unmatched' | 'reversed';
  * event). Money that does not fit is recorded as unmatched and changes nothing else.
  */
 export async function applyBankTransaction(s: Services, transaction: BankTransaction): Promise<BankOutcome> {
-  if (transaction.reversed) return 'reversed';
-  return s.uow.run(async (tx) => {
+  if (transaction.reversed) return report(s, 'reversed');
+  let unmatched: UnmatchedReason | null = null;
+  const outcome = await s.uow.run(async (tx): Promise<BankOutcome> => {
     const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
     // The payment row is locked first, so concurrent confirmations of one payment queue here.
     const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
@@ -38,11 +42,24 @@ export async function applyBankTransaction(s: Services, transaction: BankTransac
       recordedAt: s.clock.now(),
     });
     if (!recorded) return 'duplicate';
-    if (reason || !payment) return 'unmatched';
+    if (reason || !payment) {
+      unmatched = reason ?? 'unknown_reference';
+      return 'unmatched';
+    }
     const paid = succeed(payment, transaction.paidAt, payerOf(transaction));
     await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
     return 'succeeded';
   });
+  // Counted once committed, so /metrics never shows money that was rolled back.
+  if (unmatched) s.metrics.unmatchedBankTransaction(unmatched, parseBankAmount(transaction.amount) ?? 0);
+  return report(s, outcome);
+}
+
+const METRIC_OF: Record<BankOutcome, BankConfirmationOutcome> = { succeeded: 'applied', duplicate: 'duplicate', unmatched: 'unmatched', reversed: 'rejected' };
+
+function report(s: Services, outcome: BankOutcome): BankOutcome {
+  s.metrics.bankConfirmation(METRIC_OF[outcome]);
+  return outcome;
 }
 
 function liveBank(s: Services): BankConnection {
@@ -60,9 +77,13 @@ export async function confirmBankPayment(s: Services, body: unknown): Promise<{ 
   const bank = liveBank(s);
   const claim = parseConfirmation(body);
   if (!claim) {
+    s.metrics.bankConfirmation('rejected');
     throw new DomainError('invalid_request', 'Not a payment confirmation: expected a JSON object with transactionId, billPaymentRef1, transactionDateandTime (ISO 8601) and amount.');
   }
-  if (claim.billerId !== null && claim.billerId !== bank.billerId) throw notYetListed();
+  if (claim.billerId !== null && claim.billerId !== bank.billerId) {
+    s.metrics.bankConfirmation('not_listed');
+    throw notYetListed();
+  }
   let listed: BankTransaction | undefined;
   try {
     for (const date of inquiryDatesAround(claim.paidAt)) {
@@ -71,10 +92,14 @@ export async function confirmBankPayment(s: Services, body: unknown): Promise<{ 
       if (listed) break;
     }
   } catch (error) {
-    if (error instanceof BankUnavailableError) throw notYetListed();
-    throw error;
+    if (!(error instanceof BankUnavailableError)) throw error;
+    s.metrics.bankConfirmation('bank_unreachable');
+    throw notYetListed();
   }
-  if (!listed) throw notYetListed();
+  if (!listed) {
+    s.metrics.bankConfirmation('not_listed');
+    throw notYetListed();
+  }
   return { transactionId: claim.transactionId, outcome: await applyBankTransaction(s, listed) };
 }
 

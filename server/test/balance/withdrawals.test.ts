@@ -57,6 +57,9 @@ describe('POST /withdrawals', () => {
     expect(events.map((d) => d.payload.event)).toEqual(['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded']);
     expect(events.every((d) => d.verified)).toBe(true);
     expect(events[2]!.payload.data).toEqual({ withdrawal_id: created.body.withdrawal_id, status: 'succeeded', amount: 30_000, currency: 'THB', failure_code: null });
+    // ... and each reads in the events API exactly as it was delivered.
+    const listed = (await api.get('/Thai/v1/events?type=withdrawal.succeeded')).body.events;
+    expect(listed.filter((e: { data: { withdrawal_id: string } }) => e.data.withdrawal_id === created.body.withdrawal_id)).toEqual([events[2]!.payload]);
 
     // Idempotent like every POST: the same answer again, nothing new withdrawn.
     const replay = await api.post('/Thai/v1/withdrawals', { amount: 30_000, description: 'Weekly payout' }, { idempotencyKey: 'wd-1' });

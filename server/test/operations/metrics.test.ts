@@ -1,7 +1,7 @@
-import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDueWebhooks } from '../../src/app/deliver-webhooks.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
+import { scrape, valueOf } from '../support/metrics.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 import { subscribe } from '../webhooks/fixtures.js';
@@ -18,25 +18,12 @@ afterAll(async () => {
   await receiver.close();
 });
 
-/** GET /metrics without a key, parsed by a Prometheus text-format parser. */
-async function scrape(url = `${server.url}/metrics`): Promise<MetricFamily[]> {
-  const res = await fetch(url);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  return parsePrometheusTextFormat(await res.text());
-}
-
-/** The value of one counter or gauge series, 0 when the series is absent. */
-function valueOf(families: MetricFamily[], name: string, labels: Record<string, string> = {}): number {
-  const family = families.find((f) => f.name === name);
-  const sample = family?.metrics.find((m) => Object.entries(labels).every(([key, value]) => m.labels?.[key] === value));
-  return Number(sample?.value ?? 0);
-}
+const scrapeApiPort = () => scrape(`${server.url}/metrics`);
 
 describe('GET /metrics (METRICS=on)', () => {
   it('counts requests by route and status with latency, and payments created and completed by status', async () => {
     const api = apiClient(server.url, await server.merchant());
-    const before = await scrape();
+    const before = await scrapeApiPort();
     const qr = (body: object, options = {}) => api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB', ...body }, options);
     const first = await qr({}, { idempotencyKey: 'metrics-1' });
     expect((await qr({}, { idempotencyKey: 'metrics-1' })).headers.get('idempotent-replayed')).toBe('true'); // a replay creates nothing
@@ -47,7 +34,7 @@ describe('GET /metrics (METRICS=on)', () => {
     expect((await api.post('/Thai/v1/payments', { token_id: 'tok_declined', amount: 10000, currency: 'THB' })).status).toBe(402);
     expect((await api.get('/Thai/v1/nowhere/pay_1')).status).toBe(404);
 
-    const after = await scrape();
+    const after = await scrapeApiPort();
     const moved = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(moved('pqr_http_requests_total', { method: 'POST', route: '/Thai/v1/qr-codes', status: '200' })).toBe(4);
     expect(moved('pqr_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1); // raw paths never become series
@@ -67,17 +54,17 @@ describe('GET /metrics (METRICS=on)', () => {
     const api = apiClient(server.url, await server.merchant());
     await subscribe(api, receiver, '/metrics-hook', ['payment.pending']);
     await deliverDueWebhooks(server.running.runtime.services); // whatever earlier tests left due
-    const before = await scrape();
+    const before = await scrapeApiPort();
     expect(valueOf(before, 'pqr_webhook_oldest_pending_delivery_age_seconds')).toBe(0);
 
     expect((await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' })).status).toBe(200);
     clock.advance(90_000); // the dispatcher is off in tests: the delivery waits
-    const waiting = await scrape();
+    const waiting = await scrapeApiPort();
     expect(valueOf(waiting, 'pqr_webhook_deliveries_pending')).toBe(1);
     expect(valueOf(waiting, 'pqr_webhook_oldest_pending_delivery_age_seconds')).toBe(90);
 
     expect(await deliverDueWebhooks(server.running.runtime.services)).toBe(1);
-    const delivered = await scrape();
+    const delivered = await scrapeApiPort();
     expect(valueOf(delivered, 'pqr_webhook_deliveries_pending')).toBe(0);
     expect(valueOf(delivered, 'pqr_webhook_oldest_pending_delivery_age_seconds')).toBe(0);
     expect(valueOf(delivered, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' }) - valueOf(waiting, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
@@ -85,13 +72,13 @@ describe('GET /metrics (METRICS=on)', () => {
   });
 
   it('carries the bank series that the bank connection reports through the metrics port, and the pool in use', async () => {
-    const before = await scrape();
+    const before = await scrapeApiPort();
     expect(valueOf(before, 'pqr_bank_confirmations_total', { outcome: 'applied' })).toBe(0); // present from the start
     const { metrics } = server.running.runtime.services;
     metrics.bankConfirmation('applied');
     metrics.bankConfirmation('unmatched');
     metrics.unmatchedBankTransaction('amount_mismatch', 15_000);
-    const after = await scrape();
+    const after = await scrapeApiPort();
     expect(valueOf(after, 'pqr_bank_confirmations_total', { outcome: 'applied' })).toBe(1);
     expect(valueOf(after, 'pqr_bank_confirmations_total', { outcome: 'unmatched' })).toBe(1);
     expect(valueOf(after, 'pqr_bank_unmatched_transactions_total', { reason: 'amount_mismatch' })).toBe(1);
