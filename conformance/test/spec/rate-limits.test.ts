@@ -1,7 +1,7 @@
 import { PaymentQrClient } from '@payment-qr/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems } from '../support/contract-check.js';
-import { operation, operations } from '../support/contract.js';
+import { merchantOperations, operation } from '../support/contract.js';
 import { errorTriggers, seedFixture, type Fixture } from '../support/error-triggers.js';
 import { manualClock } from '../support/clock.js';
 import { startService, type Service } from '../support/service.js';
@@ -23,10 +23,10 @@ const requestOf = (operationId: string) => Object.entries(errorTriggers[operatio
 
 describe('429 rate_limit_exceeded, as the contract documents it for every operation', () => {
   it('is documented for every operation', () => {
-    expect(operations.filter((op) => !op.responses['429']).map((op) => op.operationId)).toEqual([]);
+    expect(merchantOperations.filter((op) => !op.responses['429']).map((op) => op.operationId)).toEqual([]);
   });
 
-  it.each(operations.map((op) => op.operationId))('%s', async (operationId) => {
+  it.each(merchantOperations.map((op) => op.operationId))('%s', async (operationId) => {
     const request = requestOf(operationId);
     expect(request, `no request drives ${operationId}`).toBeDefined();
     await request!(fixture); // empties the bucket this operation counts against, if it is not empty already

@@ -58,12 +58,12 @@ const deref = <T extends Json>(node: T): T => {
   return deref((contract.components as Record<string, Record<string, Json>>)[kind!]![name!] as T);
 };
 
-/** Paths whose servers hold only the origin are public pages (checkout page, docs), not API operations. */
-const isPublicPage = (item: Contract['paths'][string]): boolean => (item.servers ?? []).some((server) => basePathOf(server.url) === '');
+/** The contract's hosted pages (checkout page, docs) answer HTML, not the API: the browser tests check them. */
+const isHostedPage = (op: Json | undefined): boolean => ((op?.tags as string[] | undefined) ?? []).includes('Hosted pages');
 
-/** Every API operation of the contract, with its parameters, request schema and documented responses resolved. */
-export const operations: Operation[] = Object.entries(contract.paths).filter(([, item]) => !isPublicPage(item)).flatMap(([path, item]) =>
-  METHODS.filter((method) => item[method]).map((method) => {
+/** Every API operation of the contract (the bank's callback too), with its parameters, request schema and documented responses resolved. */
+export const operations: Operation[] = Object.entries(contract.paths).flatMap(([path, item]) =>
+  METHODS.filter((method) => item[method] && !isHostedPage(item[method] as Json)).map((method) => {
     const op = item[method] as Json & { operationId: string; parameters?: Json[]; security?: unknown[]; requestBody?: Json; responses: Record<string, Json> };
     const base = basePathOf((item.servers ?? contract.servers)[0]!.url);
     const body = op.requestBody ? (deref(op.requestBody).content as Record<string, { schema: Json }>)['application/json']?.schema : undefined;

@@ -7,7 +7,7 @@ import { deliveriesOf, durableDatabase, newPayment, subscribe, webhookEnv } from
 
 const PAYMENTS = 60;
 // A time-out generous enough that a busy test process never turns a prompt answer into a retry.
-const env = { ...webhookEnv, WEBHOOK_TIMEOUT_MS: '5000' };
+const env = { ...webhookEnv, WEBHOOK_TIMEOUT_MS: '15000' };
 let receiver: Receiver;
 let database: Awaited<ReturnType<typeof durableDatabase>>;
 const servers: TestServer[] = [];
