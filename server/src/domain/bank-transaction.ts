@@ -1,5 +1,6 @@
 import type { Payer, Payment } from './payment.js';
 import type { Satang } from './money.js';
+import { thaiBanks } from './payout-account.js';
 
 /** Money the bank reports as paid to the deployment's biller account, as its inquiry API lists it. */
 export interface BankTransaction {
@@ -104,20 +105,8 @@ export function inquiryDatesBetween(from: Date, to: Date): string[] {
   return [...dates].sort();
 }
 
-/** Thai bank codes and the short names merchants know them by; an unlisted code stands for itself. */
-const BANK_SHORT_NAMES: Record<string, string> = {
-  '002': 'BBL',
-  '004': 'KBANK',
-  '006': 'KTB',
-  '011': 'TTB',
-  '014': 'SCB',
-  '025': 'BAY',
-  '030': 'GSB',
-  '069': 'KKP',
-  '073': 'LHB',
-};
-
-export const bankShortName = (code: string): string => BANK_SHORT_NAMES[code] ?? code;
+/** The short name merchants know a Thai bank by; an unlisted code stands for itself. */
+export const bankShortName = (code: string): string => thaiBanks[code] ?? code;
 
 export function payerOf(transaction: BankTransaction): Partial<Payer> {
   return {

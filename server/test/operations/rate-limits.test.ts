@@ -81,6 +81,23 @@ describe('per-merchant token bucket (RATE_LIMIT_PER_SECOND)', () => {
     expect(remaining(await api.get('/Thai/v1/payments?limit=1'))).toBe(LIMIT - 2); // the QR code and this request
     clock.advance(1000);
   });
+
+  it('counts the checkout page and its status per client address in the same bucket; its static assets are free', async () => {
+    const api = apiClient(server.url, await server.merchant());
+    const qr = await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' });
+    const page = new URL(qr.body.checkout_url).pathname;
+    const public_ = apiClient(server.url);
+    const answers: ApiResponse[] = [];
+    for (let i = 0; i < LIMIT; i++) answers.push(await public_.get(i % 2 ? `${page}/status` : page));
+    expect(answers.map((res) => res.status)).toEqual(Array(LIMIT).fill(200));
+    expect(answers[0]!.headers.get('ratelimit-policy')).toBe(`"address";q=${LIMIT};w=1`);
+    expect((await public_.get(`/Thai/qr-codes/${qr.body.qr_code_id}/image?format=svg`)).status).toBe(429); // one bucket with the image
+    const asset = /src="(\/Thai\/pay\/assets\/[^"]+)"/.exec(answers[0]!.text)?.[1];
+    expect(asset).toBeDefined();
+    expect((await public_.get(asset!)).status).toBe(200);
+    expect((await public_.get(page)).status).toBe(429);
+    clock.advance(1000);
+  });
 });
 
 describe('RATE_LIMIT_PER_SECOND=0', () => {

@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { paymentStatusChannel, type PaymentStatusChanges } from '../../ports/payment-status.js';
-
-const RECONNECT_MS = 1_000;
+import { listen } from './listen.js';
 
 /**
  * One LISTEN connection per server, whatever the number of open checkout pages. A lost connection is re-opened, and
@@ -10,47 +8,14 @@ const RECONNECT_MS = 1_000;
  */
 export function postgresPaymentStatusChanges(databaseUrl: string, onError: (error: unknown) => void = () => undefined): PaymentStatusChanges {
   return {
-    async subscribe(onChange) {
-      let stopped = false;
-      let client: pg.Client | null = null;
-      let retry: NodeJS.Timeout | undefined;
-      let connectedBefore = false;
-
-      const reconnectLater = (lost: pg.Client) => {
-        if (stopped || client !== lost) return;
-        client = null;
-        lost.end().catch(() => undefined);
-        retry = setTimeout(() => void connect(), RECONNECT_MS);
-      };
-
-      async function connect(): Promise<void> {
-        const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
-        client = candidate;
-        candidate.on('notification', (message) => onChange(message.payload || null));
-        candidate.on('error', (error) => {
-          onError(error);
-          reconnectLater(candidate);
-        });
-        candidate.on('end', () => reconnectLater(candidate));
-        try {
-          await candidate.connect();
-          await candidate.query(`LISTEN ${paymentStatusChannel}`);
-          if (stopped) await candidate.end();
-          else if (connectedBefore) onChange(null);
-          connectedBefore = true;
-        } catch (error) {
-          onError(error);
-          reconnectLater(candidate);
-        }
-      }
-
-      await connect();
-      return async () => {
-        stopped = true;
-        clearTimeout(retry);
-        await client?.end().catch(() => undefined);
-      };
-    },
+    subscribe: (onChange) =>
+      listen(databaseUrl, paymentStatusChannel, {
+        onNotify: (payload) => onChange(payload || null),
+        onListening: (reconnected) => {
+          if (reconnected) onChange(null);
+        },
+        onError,
+      }),
   };
 }
 
