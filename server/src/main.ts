@@ -37,7 +37,7 @@ import { repeat } from './adapters/system/repeat.js';
 import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
 import { embeddedDeliveryWakeups } from './adapters/webhooks/embedded-wakeups.js';
 import { httpWebhookSender } from './adapters/webhooks/http-sender.js';
-import { postgresDeliveryWakeups } from './adapters/webhooks/postgres-wakeups.js';
+import { postgresDeliveryWakeups } from './adapters/postgres/delivery-wakeups.js';
 import { standardWebhookSigner } from './adapters/webhooks/standard-signer.js';
 import { webhookUrlGuard } from './adapters/webhooks/url-guard.js';
 import { ConfigError, loadConfig, type Config } from './config.js';

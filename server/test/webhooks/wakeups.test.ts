@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, it } from 'vitest';
 import { embeddedDeliveryWakeups } from '../../src/adapters/webhooks/embedded-wakeups.js';
-import { postgresDeliveryWakeups } from '../../src/adapters/webhooks/postgres-wakeups.js';
+import { postgresDeliveryWakeups } from '../../src/adapters/postgres/delivery-wakeups.js';
 import { apiClient } from '../support/http.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

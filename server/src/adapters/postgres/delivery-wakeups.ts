@@ -1,5 +1,5 @@
 import { deliveriesChannel, type DeliveryWakeups } from '../../ports/webhook-delivery.js';
-import { listen } from '../postgres/listen.js';
+import { listen } from './listen.js';
 
 /**
  * LISTEN on a dedicated connection: every committed transaction that queued deliveries wakes every dispatcher.
