@@ -49,70 +49,41 @@ export function paymentEventKind(payment: Payment): EventKind | null {
   }
 }
 
+/** An event and its webhook payload `{id, event, data, timestamp}`: the events API reads the payload as it was sent. */
+function domainEvent(id: string, merchantId: string, kind: EventKind, now: Date, data: EventPayload['data']): DomainEvent {
+  return { id, merchantId, kind, createdAt: now, payload: { id, event: kind, timestamp: now.toISOString(), data } };
+}
+
 export function paymentEvent(id: string, kind: EventKind, payment: Payment, now: Date): DomainEvent {
-  return {
-    id,
-    merchantId: payment.merchantId,
-    kind,
-    createdAt: now,
-    payload: {
-      id,
-      event: kind,
-      timestamp: now.toISOString(),
-      data: {
-        payment_id: payment.id,
-        status: payment.status,
-        amount: payment.amount,
-        currency: payment.currency,
-        reference: payment.reference,
-        metadata: payment.metadata,
-      },
-    },
-  };
+  return domainEvent(id, payment.merchantId, kind, now, {
+    payment_id: payment.id,
+    status: payment.status,
+    amount: payment.amount,
+    currency: payment.currency,
+    reference: payment.reference,
+    metadata: payment.metadata,
+  });
 }
 
 export function refundEvent(id: string, refund: Refund, payment: Payment, now: Date): DomainEvent {
   const kind: EventKind = refund.status === 'failed' ? 'refund.failed' : 'refund.completed';
-  return {
-    id,
-    merchantId: refund.merchantId,
-    kind,
-    createdAt: now,
-    payload: {
-      id,
-      event: kind,
-      timestamp: now.toISOString(),
-      data: {
-        refund_id: refund.id,
-        payment_id: refund.paymentId,
-        amount: refund.amount,
-        currency: refund.currency,
-        status: refund.status,
-        reason: refund.reason,
-        metadata: payment.metadata,
-      },
-    },
-  };
+  return domainEvent(id, refund.merchantId, kind, now, {
+    refund_id: refund.id,
+    payment_id: refund.paymentId,
+    amount: refund.amount,
+    currency: refund.currency,
+    status: refund.status,
+    reason: refund.reason,
+    metadata: payment.metadata,
+  });
 }
 
 export function withdrawalEvent(id: string, withdrawal: Withdrawal, now: Date): DomainEvent {
-  const kind = `withdrawal.${withdrawal.status}` as const;
-  return {
-    id,
-    merchantId: withdrawal.merchantId,
-    kind,
-    createdAt: now,
-    payload: {
-      id,
-      event: kind,
-      timestamp: now.toISOString(),
-      data: {
-        withdrawal_id: withdrawal.id,
-        status: withdrawal.status,
-        amount: withdrawal.amount,
-        currency: withdrawal.currency,
-        failure_code: withdrawal.failureCode,
-      },
-    },
-  };
+  return domainEvent(id, withdrawal.merchantId, `withdrawal.${withdrawal.status}`, now, {
+    withdrawal_id: withdrawal.id,
+    status: withdrawal.status,
+    amount: withdrawal.amount,
+    currency: withdrawal.currency,
+    failure_code: withdrawal.failureCode,
+  });
 }

@@ -1,16 +1,8 @@
-import type { Refund } from '../../../domain/refund.js';
 import type { RefundPayout, RefundPayoutRepository } from '../../../ports/ledger.js';
 import type { Db } from './query.js';
+import type { RefundRow } from './refunds.js';
 
-interface RefundPayoutRow {
-  id: string;
-  merchant_id: string;
-  payment_id: string;
-  amount: number;
-  currency: 'THB';
-  status: Refund['status'];
-  reason: string | null;
-  created_at: Date;
+interface RefundPayoutRow extends RefundRow {
   payout_bank_code: string;
   payout_account_number: string;
   payout_account_name: string;

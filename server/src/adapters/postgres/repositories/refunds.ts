@@ -2,7 +2,7 @@ import type { Refund } from '../../../domain/refund.js';
 import type { RefundRepository } from '../../../ports/repositories.js';
 import { insertNow, type Insert, type Db } from './query.js';
 
-interface RefundRow {
+export interface RefundRow {
   id: string;
   merchant_id: string;
   payment_id: string;
