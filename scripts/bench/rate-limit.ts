@@ -30,8 +30,8 @@ function nsPerCall(handler: RequestHandler): number {
   return ns;
 }
 
-const off = rateLimitPerMerchant(systemClock, 0);
-const on = rateLimitPerMerchant(systemClock, 1_000_000_000);
+const off = rateLimitPerMerchant(systemClock, 0).middleware;
+const on = rateLimitPerMerchant(systemClock, 1_000_000_000).middleware;
 const rounds: { off: number; on: number }[] = [];
 for (let round = 0; round < 5; round++) rounds.push({ off: nsPerCall(off), on: nsPerCall(on) });
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -10,6 +10,8 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   webhookTimeoutMs: number;
   webhookDispatcher: boolean;
+  /** HOT_ROUTES=off: the two hottest operations go through Express like the rest (README, "Performance"). */
+  hotRoutes: boolean;
   expirySweepIntervalMs: number;
   logLevel: string;
   /** How long a succeeded payment's money stays pending before it can be withdrawn. */
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
     webhookDispatcher: flag(env, 'WEBHOOK_DISPATCHER', true, ['on', 'off']),
+    hotRoutes: flag(env, 'HOT_ROUTES', true, ['on', 'off']),
     expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),
     logLevel: env.LOG_LEVEL || 'info',
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),

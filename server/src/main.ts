@@ -1,7 +1,6 @@
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { reconcileBankPayments } from './app/bank-payments.js';
 import { purgeExpiredWebhookData } from './app/events.js';
@@ -130,6 +129,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
 
 const httpMetrics = (metrics: PrometheusMetrics, serveOnApiPort: boolean) => ({
   observeRequest: metrics.observeRequest,
+  countHotRoute: metrics.countHotRoute,
   render: async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }),
   serveOnApiPort,
 });
@@ -142,7 +142,7 @@ export function checkoutHubOf(runtime: Runtime): CheckoutStatusHub {
   return checkoutStatusHub(runtime.services, changes, onError);
 }
 
-export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}, checkoutHub = checkoutHubOf(runtime)): Express {
+export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}, checkoutHub = checkoutHubOf(runtime)): RequestListener {
   return createApp({
     services: runtime.services,
     publicBaseUrl,
@@ -151,6 +151,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     webhooks: {},
     pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub) },
     validateResponses: overrides.validateResponses ?? false,
+    hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
     isReady: async () => {
       await runtime.db.knex.raw('select 1');

@@ -1,12 +1,13 @@
-import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
 import { accessLog } from './access-log.js';
 import { requireApiKey } from './auth.js';
-import { jsonBody } from './json-body.js';
-import { internalError, isDatabaseOutage, sendError, serviceUnavailable } from './errors.js';
+import { invalidJson, jsonBody } from './json-body.js';
+import { answerError, sendError, serviceUnavailable } from './errors.js';
 import { rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
 import { metricsEndpoint, observeRequests, type HttpMetrics } from './request-metrics.js';
 import { requestId } from './request-context.js';
@@ -14,7 +15,9 @@ import { balanceRoutes } from './routes/balance-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { docsRoutes } from './routes/docs-routes.js';
-import { paymentRoutes } from './routes/payment-routes.js';
+import { withHotRoutes } from './hot-routes.js';
+import type { SendWire } from './idempotency.js';
+import { createQrCodeRoute, paymentRoutes, retrievePaymentBody } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
 import { webhookManagementRoutes } from './routes/webhook-management-routes.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
@@ -37,13 +40,15 @@ export interface AppDeps {
   rateLimitPerSecond: number;
   /** Requests are counted and timed when metrics are kept. */
   metrics?: HttpMetrics | null;
+  /** False: every request goes through Express (HOT_ROUTES=off); see ./hot-routes.ts. */
+  hotRoutes?: boolean;
   /** Public pages outside the API (the checkout page) and where they are served, routed before it. */
   pages?: { basePath: string; router: RequestHandler };
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
   const type = (error as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return new DomainError('invalid_json', 'The request body is not valid JSON.');
+  if (type === 'entity.parse.failed') return invalidJson();
   if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new DomainError('invalid_request', 'Send the body as UTF-8 JSON.');
   // Anything else the request itself got wrong (a body not in its Content-Encoding, a malformed URL escape).
@@ -54,7 +59,8 @@ function fromBodyParserError(error: unknown): DomainError | null {
   return null;
 }
 
-export function createApp(deps: AppDeps): Express {
+/** The HTTP service: the hot routes (./hot-routes.ts) in front of the Express app that serves everything. */
+export function createApp(deps: AppDeps): RequestListener {
   const { services: s, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -89,7 +95,7 @@ export function createApp(deps: AppDeps): Express {
   const perMerchant = rateLimitPerMerchant(s.clock, deps.rateLimitPerSecond);
   const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s), balanceRoutes(s)];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
-    app.use(basePath, Router().use(authenticated, perMerchant, validator, ...routes));
+    app.use(basePath, Router().use(authenticated.middleware, perMerchant.middleware, validator, ...routes));
   }
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
@@ -97,15 +103,10 @@ export function createApp(deps: AppDeps): Express {
 
   const errorEnvelope: ErrorRequestHandler = (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
-    const known = error instanceof DomainError ? error : (fromValidatorError(error) ?? fromBodyParserError(error));
-    if (known) return sendError(res, known);
-    if (isDatabaseOutage(error)) {
-      logger.warn({ err: error, requestId: res.locals.requestId }, 'database unavailable');
-      return sendError(res, serviceUnavailable());
-    }
-    logger.error({ err: error, requestId: res.locals.requestId }, 'unhandled error');
-    sendError(res, internalError());
+    answerError(res, error, logger, (e) => fromValidatorError(e) ?? fromBodyParserError(e));
   };
   app.use(errorEnvelope);
-  return app;
+  const hot = { services: s, logger, apiKeys: authenticated, perMerchant, keyUsage: deps.keyUsage, metrics: deps.metrics };
+  const handlers = { createQrCode: (send: SendWire) => createQrCodeRoute(s, deps.publicBaseUrl, send), retrievePayment: retrievePaymentBody(s) };
+  return deps.hotRoutes === false ? app : withHotRoutes({ ...hot, ...handlers, validateResponses: deps.validateResponses ?? false }, app);
 }

@@ -11,11 +11,18 @@ const BEARER = /^Bearer (sk_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
 /** How long a looked-up key is trusted without asking the database again: a revocation reaches every instance within a second. */
 export const KEY_RECHECK_MS = 800;
 
-interface KnownKey {
+export interface KnownKey {
   merchant: Merchant;
   keyId: string;
   expiresAt: number; // Infinity: no expiry
   checkedAt: number;
+}
+
+/** The API key check: Express middleware, and a synchronous look into what it already knows (for ./hot-routes.ts). */
+export interface ApiKeyCheck {
+  middleware: (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  /** The key of this Authorization header if checked within KEY_RECHECK_MS and not expired; undefined: ask the middleware. */
+  recent(authorization: string | undefined, nowMs: number): KnownKey | undefined;
 }
 
 /**
@@ -23,7 +30,7 @@ interface KnownKey {
  * found is remembered (by hash, never the key itself) for KEY_RECHECK_MS, so a busy merchant costs one lookup per
  * instance and per 0.8 s, not one per request; concurrent requests share that lookup. Expiry is checked on every request.
  */
-export function requireApiKey(s: Services, usage: KeyUsage) {
+export function requireApiKey(s: Services, usage: KeyUsage): ApiKeyCheck {
   const known = new LRUCache<string, KnownKey>({ max: 10_000 });
   const lookingUp = new Map<string, Promise<KnownKey | null>>();
   const lookUp = (hash: string, apiKey: string, now: number): Promise<KnownKey | null> => {
@@ -41,15 +48,18 @@ export function requireApiKey(s: Services, usage: KeyUsage) {
     }
     return pending;
   };
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const apiKey = BEARER.exec(req.get('authorization') ?? '')?.[1];
+  const fresh = (key: KnownKey | undefined, nowMs: number): KnownKey | undefined =>
+    key && nowMs - key.checkedAt < KEY_RECHECK_MS && nowMs >= key.checkedAt ? key : undefined;
+  const apiKeyOf = (authorization: string | undefined): string | undefined => BEARER.exec(authorization ?? '')?.[1];
+
+  const middleware = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const apiKey = apiKeyOf(req.get('authorization'));
     const now = s.clock.now();
     const nowMs = now.getTime();
     let key: KnownKey | null = null;
     if (apiKey) {
       const hash = s.apiKeys.hash(apiKey);
-      const cached = known.get(hash);
-      key = cached && nowMs - cached.checkedAt < KEY_RECHECK_MS && nowMs >= cached.checkedAt ? cached : await lookUp(hash, apiKey, nowMs);
+      key = fresh(known.get(hash), nowMs) ?? (await lookUp(hash, apiKey, nowMs));
     }
     if (!key || key.expiresAt <= nowMs) {
       res.setHeader('WWW-Authenticate', 'Bearer');
@@ -59,4 +69,10 @@ export function requireApiKey(s: Services, usage: KeyUsage) {
     res.locals.merchant = key.merchant;
     next();
   };
+  const recent = (authorization: string | undefined, nowMs: number): KnownKey | undefined => {
+    const apiKey = apiKeyOf(authorization);
+    const key = apiKey && fresh(known.get(s.apiKeys.hash(apiKey)), nowMs);
+    return key && key.expiresAt > nowMs ? key : undefined;
+  };
+  return { middleware, recent };
 }

@@ -1,5 +1,6 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { components } from '@payment-qr/contract';
+import type { Logger } from 'pino';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 
 type ErrorEnvelope = components['schemas']['Error'];
@@ -53,11 +54,33 @@ export function errorResponse(error: DomainError, requestId: string): WireRespon
   return { status, body: JSON.stringify(envelope) };
 }
 
-export function sendWire(res: Response, wire: WireResponse): void {
-  res.status(wire.status).type('application/json').send(wire.body);
+/** A response the HTTP layer writes: Express's, or the bare one the hot routes answer on (./hot-routes.ts). */
+export type Answer = ServerResponse & { locals: Record<string, unknown> };
+
+/** Writes a serialized JSON answer as Express's `res.type('application/json').send()` would, on either kind of response. */
+export function sendWire(res: ServerResponse, wire: WireResponse): void {
+  res.statusCode = wire.status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(wire.body));
+  res.end(wire.body);
 }
 
-export const sendError = (res: Response, error: DomainError): void => sendWire(res, errorResponse(error, res.locals.requestId as string));
+export const sendError = (res: Answer, error: DomainError): void => sendWire(res, errorResponse(error, res.locals.requestId as string));
+
+/**
+ * The answer to anything a route throws: a known error in the envelope, an unreachable database as 503, and anything
+ * else as 500, logged with the request id (never shown to the client). `known` turns library errors into ours.
+ */
+export function answerError(res: Answer, error: unknown, logger: Logger, known: (error: unknown) => DomainError | null = () => null): void {
+  const domain = error instanceof DomainError ? error : known(error);
+  if (domain) return sendError(res, domain);
+  if (isDatabaseOutage(error)) {
+    logger.warn({ err: error, requestId: res.locals.requestId }, 'database unavailable');
+    return sendError(res, serviceUnavailable());
+  }
+  logger.error({ err: error, requestId: res.locals.requestId }, 'unhandled error');
+  sendError(res, internalError());
+}
 
 export const jsonResponse = (status: number, body: unknown): WireResponse => ({ status, body: JSON.stringify(body) });
 

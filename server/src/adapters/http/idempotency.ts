@@ -1,13 +1,23 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { Request, Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { idempotencyLifetimeMs } from '../../app/expire-overdue-payments.js';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Merchant } from '../../domain/merchant.js';
 import type { Repositories } from '../../ports/repositories.js';
-import { errorResponse, sendWire, type WireResponse } from './errors.js';
+import { errorResponse, sendWire, type Answer, type WireResponse } from './errors.js';
 import { merchantOf, requestIdOf } from './request-context.js';
+
+/** How an answer is written (the hot routes check it against the contract first in tests). */
+export type SendWire = (res: Answer, wire: WireResponse) => void;
+
+/** What a mutation reads of its request: Express's, or the bare one of ./hot-routes.ts. */
+export interface MutationRequest {
+  headers: IncomingHttpHeaders;
+  body?: unknown;
+  params: Record<string, unknown>;
+}
 
 export interface MutationContext {
   tx: Repositories;
@@ -18,8 +28,8 @@ export interface MutationContext {
 /** Results that reached the business logic are kept for replay; validation, auth, conflicts and 5xx are not. */
 const isReplayable = (status: number): boolean => (status >= 200 && status < 300) || [402, 404, 422].includes(status);
 
-function idempotencyKeyOf(req: Request): string | undefined {
-  const header = req.get('idempotency-key');
+function idempotencyKeyOf(req: MutationRequest): string | undefined {
+  const header = req.headers['idempotency-key'] as string | undefined;
   const body = (req.body as { idempotency_key?: unknown } | undefined)?.idempotency_key;
   const key = header ?? (typeof body === 'string' ? body : undefined);
   if (header !== undefined && body !== undefined && body !== header) {
@@ -32,7 +42,7 @@ function idempotencyKeyOf(req: Request): string | undefined {
 }
 
 /** Same operation (whichever of its paths), same path ids, same body without its own idempotency_key. */
-function fingerprintOf(operation: string, req: Request): string {
+function fingerprintOf(operation: string, req: MutationRequest): string {
   const { idempotency_key: _ignored, ...body } = (req.body ?? {}) as Record<string, unknown>;
   return createHash('sha256').update(canonicalize([operation, req.params, body]) ?? '').digest('hex');
 }
@@ -55,14 +65,20 @@ async function unkeyedInOneStatement(s: Services, work: (tx: Repositories) => Pr
  * stored result are written in one round trip if the key is free. If it is not, nothing was written, and the
  * transaction above decides: replay, 409, or (a lapsed key) a new result.
  */
-export function idempotentMutation(s: Services, operation: string, perform: (ctx: MutationContext, req: Request) => Promise<WireResponse>, options: { insertsOnly?: boolean } = {}) {
-  return async (req: Request, res: Response): Promise<void> => {
+export function idempotentMutation(
+  s: Services,
+  operation: string,
+  perform: (ctx: MutationContext, req: MutationRequest) => Promise<WireResponse>,
+  options: { insertsOnly?: boolean; send?: SendWire } = {},
+) {
+  const send = options.send ?? sendWire;
+  return async (req: MutationRequest, res: Answer): Promise<void> => {
     const merchant = merchantOf(res);
     const requestId = requestIdOf(res);
     const key = idempotencyKeyOf(req);
     const work = (tx: Repositories) => perform({ tx, merchant, requestId }, req);
     if (key === undefined) {
-      sendWire(res, options.insertsOnly ? await unkeyedInOneStatement(s, work) : await s.uow.run(work));
+      send(res, options.insertsOnly ? await unkeyedInOneStatement(s, work) : await s.uow.run(work));
       return;
     }
     const fingerprint = fingerprintOf(operation, req);
@@ -102,6 +118,6 @@ export function idempotentMutation(s: Services, operation: string, perform: (ctx
     }
     const { wire, replayed } = result;
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    sendWire(res, wire);
+    send(res, wire);
   };
 }

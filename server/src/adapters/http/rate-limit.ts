@@ -1,6 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
-import { TokenBuckets } from '../../domain/token-bucket.js';
+import { TokenBuckets, type RateDecision } from '../../domain/token-bucket.js';
 import type { Clock } from '../../ports/clock.js';
 import { merchantOf } from './request-context.js';
 
@@ -12,21 +13,37 @@ const passThrough: RequestHandler = (_req, _res, next) => next();
  * It answers before any route runs, so a 429 is never stored under an Idempotency-Key. `perSecond` 0: no limit.
  */
 function rateLimit(policy: string, clock: Clock, perSecond: number, keyOf: (req: Request, res: Response) => string): RequestHandler {
-  if (perSecond === 0) return passThrough;
+  return rateLimiter(policy, clock, perSecond, keyOf).middleware;
+}
+
+/** The limiter: its middleware, and (for ./hot-routes.ts) one bucket's decision and how an answer announces it. */
+export interface RateLimiter {
+  middleware: RequestHandler;
+  /** The decision for a key (a token taken only when allowed); null: no limit. */
+  take(key: string, nowMs: number): RateDecision | null;
+  announce(res: ServerResponse, decision: RateDecision): void;
+}
+
+function rateLimiter(policy: string, clock: Clock, perSecond: number, keyOf: (req: Request, res: Response) => string): RateLimiter {
+  if (perSecond === 0) return { middleware: passThrough, take: () => null, announce: () => undefined };
   const buckets = new TokenBuckets(perSecond);
   const policyField = `"${policy}";q=${perSecond};w=1`;
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const decision = buckets.take(keyOf(req, res), clock.now().getTime());
+  const announce = (res: ServerResponse, decision: RateDecision): void => {
     res.setHeader('RateLimit-Policy', policyField);
     res.setHeader('RateLimit', `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  };
+  const middleware = (req: Request, res: Response, next: NextFunction): void => {
+    const decision = buckets.take(keyOf(req, res), clock.now().getTime());
+    announce(res, decision);
     if (decision.allowed) return next();
     res.setHeader('Retry-After', String(decision.retryAfterSeconds));
     throw new DomainError('rate_limit_exceeded', `Too many requests: at most ${perSecond} a second. Retry after ${decision.retryAfterSeconds} s (Retry-After).`);
   };
+  return { middleware, take: (key, nowMs) => buckets.take(key, nowMs), announce };
 }
 
 /** The API: one bucket per merchant, after authentication. */
-export const rateLimitPerMerchant = (clock: Clock, perSecond: number): RequestHandler => rateLimit('merchant', clock, perSecond, (_req, res) => merchantOf(res).id);
+export const rateLimitPerMerchant = (clock: Clock, perSecond: number): RateLimiter => rateLimiter('merchant', clock, perSecond, (_req, res) => merchantOf(res).id);
 
 /**
  * Public pages (the QR image, the checkout page): one bucket per client address, shared by every route it is mounted

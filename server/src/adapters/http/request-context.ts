@@ -2,8 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Merchant } from '../../domain/merchant.js';
 
 /** Typed access to what middleware leaves on `res.locals`. */
-export const merchantOf = (res: Response): Merchant => res.locals.merchant as Merchant;
-export const requestIdOf = (res: Response): string => res.locals.requestId as string;
+export const merchantOf = (res: { locals: Record<string, unknown> }): Merchant => res.locals.merchant as Merchant;
+export const requestIdOf = (res: { locals: Record<string, unknown> }): string => res.locals.requestId as string;
 
 /** Every response carries a Request-Id; error bodies repeat it. */
 export function requestId(newId: () => string) {

@@ -1,8 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 
 /** What the HTTP layer reports to, and serves, when the deployment keeps metrics. */
 export interface HttpMetrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
+  countHotRoute(outcome: 'taken' | 'passed_on'): void;
   /** The exposition text and its content type. */
   render(): Promise<{ contentType: string; text: string }>;
   /** METRICS=on: GET /metrics on the API port, without a key. */
@@ -12,11 +14,16 @@ export interface HttpMetrics {
 /** The route's pattern (`/Thai/v1/payments/:payment_id`), so that ids never become series; `unmatched` before routing. */
 const routeOf = (req: Request): string => (req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : 'unmatched');
 
+/** Times one request to its answer; the route is read when the answer has gone out (routing names it). */
+export function observeAnswer(metrics: HttpMetrics, method: string, route: string | (() => string), res: ServerResponse): void {
+  const started = process.hrtime.bigint();
+  res.once('finish', () => metrics.observeRequest(method, typeof route === 'string' ? route : route(), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+}
+
 /** Times every request to its answer. */
 export function observeRequests(metrics: HttpMetrics): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => metrics.observeRequest(req.method, routeOf(req), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    observeAnswer(metrics, req.method, () => routeOf(req), res);
     next();
   };
 }

@@ -17,7 +17,7 @@ const basePathOf = (url: string): string => new URL(url, 'http://placeholder').p
  * the contract narrowed to the paths served under it (relative to it), longest base first so that /Thai/v1 comes
  * before the legacy /Thai.
  */
-function specsByBasePath(spec: Spec): { basePath: string; spec: Spec }[] {
+export function specsByBasePath(spec: Spec): { basePath: string; spec: Spec }[] {
   const paths = new Map<string, Spec['paths']>();
   for (const [path, item] of Object.entries(spec.paths)) {
     const { servers, ...operations } = item;
@@ -31,7 +31,9 @@ function specsByBasePath(spec: Spec): { basePath: string; spec: Spec }[] {
     .map(([basePath, served]) => ({ basePath, spec: { ...spec, servers: [{ url: '/' }], paths: served } }));
 }
 
-export const loadContract = (): Spec => parse(readFileSync(contractPath, 'utf8')) as Spec;
+let contract: Spec | undefined;
+/** The contract, parsed once per process; shared, so never modified (clone it first). */
+export const loadContract = (): Spec => (contract ??= parse(readFileSync(contractPath, 'utf8')) as Spec);
 
 const validatorOf = (spec: Spec, options: { validateResponses: boolean }): RequestHandler[] =>
   OpenApiValidator.middleware({

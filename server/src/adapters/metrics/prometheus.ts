@@ -14,6 +14,8 @@ export interface PrometheusMetrics extends OperationalMetrics {
   registry: Registry;
   /** One answered HTTP request; `route` is the route's pattern, never the raw path (ids would explode the series). */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** A request to a hot route (POST /qr-codes, GET /payments/{id}): answered by the lane, or passed on to Express. */
+  countHotRoute(outcome: 'taken' | 'passed_on'): void;
 }
 
 /** Every series of the service in a registry of its own (several servers may share a process: tests). */
@@ -71,6 +73,12 @@ export function prometheusMetrics(sources: ScrapeSources): PrometheusMetrics {
   for (const method of ['qr', 'card']) paymentsCreated.inc({ method }, 0);
   for (const status of ['succeeded', 'failed', 'expired']) paymentsCompleted.inc({ status }, 0);
   for (const outcome of ['delivered', 'pending', 'failed']) webhookAttempts.inc({ outcome }, 0);
+  const hotRoutes = new Counter({
+    name: 'pqr_http_hot_route_requests_total',
+    help: 'Requests to the two hot operations: answered by the hot routes (taken), or passed on to the general routes.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   for (const outcome of ['applied', 'duplicate', 'unmatched', 'not_listed', 'bank_unreachable', 'rejected']) bankConfirmations.inc({ outcome }, 0);
 
   return {
@@ -79,6 +87,7 @@ export function prometheusMetrics(sources: ScrapeSources): PrometheusMetrics {
       requests.inc({ method, route, status });
       latency.observe({ method, route }, seconds);
     },
+    countHotRoute: (outcome) => hotRoutes.inc({ outcome }),
     paymentCreated: (method) => paymentsCreated.inc({ method }),
     paymentCompleted: (status) => paymentsCompleted.inc({ status }),
     webhookAttempt: (outcome) => webhookAttempts.inc({ outcome }),

@@ -2,6 +2,21 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { sendDirect, type Insert } from './repositories/query.js';
 
+/** Statement names by shape, so that the hot path hashes a statement's text only the first time it sees it. */
+const names = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
+/** Named, so each PostgreSQL connection parses and plans a statement of this shape once. */
+function statementNameOf(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `held_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(sql, name);
+  }
+  return name;
+}
+
 /** The head of a held statement: a query that yields a row when, and only when, the held rows may be written. */
 export interface Gate {
   sql: string;
@@ -35,8 +50,7 @@ export class HeldInserts {
     let bound = 0;
     const gateSql = gate.sql.replace(/\?/g, () => `$${++bound}`);
     const sql = `WITH gate AS (${gateSql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`;
-    // Named, so each PostgreSQL connection parses and plans a statement of this shape once.
-    const name = `held_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    const name = statementNameOf(sql);
     const [result] = await sendDirect<{ passed: number }>(knex, sql, values, name);
     return result!.passed > 0;
   }

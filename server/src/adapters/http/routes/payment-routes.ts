@@ -1,13 +1,14 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { components } from '@payment-qr/contract';
 import { createCardPayment } from '../../../app/create-card-payment.js';
 import { createQrCode } from '../../../app/create-qr-code.js';
 import { listPayments, listTransactions, retrievePayment, retrieveRefund } from '../../../app/queries.js';
 import { refundPayment } from '../../../app/refund-payment.js';
 import type { Services } from '../../../app/services.js';
+import type { Merchant } from '../../../domain/merchant.js';
 import { settlePayment } from '../../../app/settle-payment.js';
 import { errorResponse, jsonResponse } from '../errors.js';
-import { idempotentMutation } from '../idempotency.js';
+import { idempotentMutation, type MutationRequest, type SendWire } from '../idempotency.js';
 import { dateRangeOf, enumParam, pageRequestOf } from '../list-query.js';
 import { toListBody, toPaymentBody, toQrCodeBody, toRefundBody, toTransactionBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
@@ -19,31 +20,43 @@ const paymentStatuses = ['pending', 'succeeded', 'failed', 'expired', 'refunded'
 const transactionStatuses = ['succeeded', 'failed', 'pending', 'refunded'] as const;
 const transactionTypes = ['payment', 'refund', 'failed'] as const;
 
-const paymentIdOf = (req: Request): string => String(req.params.payment_id);
+const paymentIdOf = (req: { params: Record<string, unknown> }): string => String(req.params.payment_id);
+
+/** POST /qr-codes, as Express and the hot routes (../hot-routes.ts) both serve it. */
+export const createQrCodeRoute = (s: Services, publicBaseUrl: string, send?: SendWire) =>
+  idempotentMutation(
+    s,
+    'createQrCode',
+    async ({ tx, merchant }, req) => {
+      const body = req.body as Body<'CreateQrCodeRequest'>;
+      const { qrCode, payment } = await createQrCode(tx, s, merchant, {
+        amount: body.amount,
+        currency: body.currency,
+        reference: body.reference,
+        expiryMinutes: body.expiry_minutes,
+        clientName: body.client_name,
+        clientBankName: body.client_bank_name,
+        clientBankAccount: body.client_bank_account,
+        metadata: body.metadata,
+        returnUrl: body.return_url,
+      });
+      return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
+    },
+    { insertsOnly: true, send },
+  );
+
+/** GET /payments/{payment_id}, as Express and the hot routes both serve it. */
+export const retrievePaymentBody =
+  (s: Services) =>
+  async (merchant: Merchant, paymentId: string): Promise<Body<'Payment'>> =>
+    toPaymentBody(await retrievePayment(s, merchant, paymentId));
 
 /** Thin routes: parse, call one use case, answer. The contract validator has already checked shapes. */
 export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   const router = Router();
   unknownWhenUnstorable(router, { payment_id: 'payment_not_found', refund_id: 'refund_not_found' });
 
-  router.post(
-    '/qr-codes',
-    idempotentMutation(s, 'createQrCode', async ({ tx, merchant }, req) => {
-    const body = req.body as Body<'CreateQrCodeRequest'>;
-    const { qrCode, payment } = await createQrCode(tx, s, merchant, {
-      amount: body.amount,
-      currency: body.currency,
-      reference: body.reference,
-      expiryMinutes: body.expiry_minutes,
-      clientName: body.client_name,
-      clientBankName: body.client_bank_name,
-      clientBankAccount: body.client_bank_account,
-      metadata: body.metadata,
-      returnUrl: body.return_url,
-    });
-    return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
-    }, { insertsOnly: true }),
-  );
+  router.post('/qr-codes', createQrCodeRoute(s, publicBaseUrl));
 
   router.get('/payments', async (req, res) => {
     const page = pageRequestOf(req);
@@ -51,8 +64,9 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
     res.json(toListBody('payments', await listPayments(s, merchantOf(res), filter, page), page, toPaymentBody));
   });
 
+  const retrieve = retrievePaymentBody(s);
   router.get('/payments/:payment_id', async (req, res) => {
-    res.json(toPaymentBody(await retrievePayment(s, merchantOf(res), paymentIdOf(req))));
+    res.json(await retrieve(merchantOf(res), paymentIdOf(req)));
   });
 
   router.post(
@@ -70,7 +84,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
     }),
   );
 
-  const settle = (operation: string, outcome: (req: Request) => Parameters<typeof settlePayment>[4]) =>
+  const settle = (operation: string, outcome: (req: MutationRequest) => Parameters<typeof settlePayment>[4]) =>
     idempotentMutation(s, operation, async ({ tx, merchant }, req) =>
       jsonResponse(200, toPaymentBody(await settlePayment(tx, s, merchant, paymentIdOf(req), outcome(req)))),
     );

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { components } from '@payment-qr/contract';
 import type { Services } from '../../../app/services.js';
 import { retryDelivery, rotateWebhookSecret, sendTestEvent, updateWebhook } from '../../../app/webhook-management.js';
@@ -10,7 +10,7 @@ import { unknownWhenUnstorable } from './path-ids.js';
 
 type Schemas = components['schemas'];
 
-const webhookIdOf = (req: Request): string => String(req.params.webhook_id);
+const webhookIdOf = (req: { params: Record<string, unknown> }): string => String(req.params.webhook_id);
 
 /** Self-service on an endpoint: change it, rotate its secret, send it a test, deliver an event again. */
 export function webhookManagementRoutes(s: Services): Router {

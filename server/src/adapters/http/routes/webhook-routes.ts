@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { components } from '@payment-qr/contract';
 import type { Services } from '../../../app/services.js';
 import { deleteWebhook, listDeliveries, listWebhooks, registerWebhook, retrieveWebhook, webhookSecret } from '../../../app/webhooks.js';
@@ -14,7 +14,7 @@ type Schemas = components['schemas'];
 // Nothing to configure yet: the use cases find the URL guard and the queue in Services.
 export type WebhookRouteDeps = Record<string, never>;
 
-const webhookIdOf = (req: Request): string => String(req.params.webhook_id);
+const webhookIdOf = (req: { params: Record<string, unknown> }): string => String(req.params.webhook_id);
 
 /** Registration, listing, secrets and delivery history. Thin: parse, call one use case, answer. */
 export function webhookRoutes(s: Services, _deps: WebhookRouteDeps): Router {
