@@ -14,5 +14,7 @@ export default {
   blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
   // Helper types the public ones refer to (Schemas, QueryOf, ...) are not exported on purpose.
   validation: { notExported: false },
+  // No source links: they need a hosted git remote, and a clone (CI's) may have none or a local one.
+  disableSources: true,
   treatWarningsAsErrors: true,
 };
