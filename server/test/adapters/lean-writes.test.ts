@@ -69,13 +69,15 @@ describe('events written several in one statement (as the scale drill bulk-inser
     expect(Number((await knex('event_counts').where({ merchant_id: id, kind: 'webhook.test' }).sum({ n: 'n' }))[0]?.n ?? 0)).toBe(0);
 
     const deliveries = await knex('webhook_deliveries').where({ merchant_id: id }).orderBy(['webhook_id', 'event_id']).select('webhook_id', 'event_id', 'event_kind', 'status');
-    const expected = [
-      [succeededOnly, 1, 'payment.succeeded'],
-      [succeededOnly, 2, 'payment.succeeded'],
-      [both, 1, 'payment.succeeded'],
-      [both, 2, 'payment.succeeded'],
-      [both, 3, 'payment.failed'],
-    ].map(([webhookId, n, kind]) => ({ webhook_id: webhookId, event_id: `evt_bulk_${id}_${n}`, event_kind: kind, status: 'pending' }));
+    const expected = (
+      [
+        [succeededOnly, 1, 'payment.succeeded'],
+        [succeededOnly, 2, 'payment.succeeded'],
+        [both, 1, 'payment.succeeded'],
+        [both, 2, 'payment.succeeded'],
+        [both, 3, 'payment.failed'],
+      ] as const
+    ).map(([webhookId, n, kind]) => ({ webhook_id: webhookId, event_id: `evt_bulk_${id}_${n}`, event_kind: kind, status: 'pending' }));
     const byKey = (d: { webhook_id: string; event_id: string }) => `${d.webhook_id}/${d.event_id}`;
     expect(deliveries.map(byKey).sort()).toEqual(expected.map(byKey).sort());
     expect(deliveries).toEqual(expect.arrayContaining(expected));
