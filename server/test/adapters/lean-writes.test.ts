@@ -43,7 +43,7 @@ describe('merchants', () => {
   });
 });
 
-describe('events written several in one statement (as the scale drill bulk-inserts them)', () => {
+describe('events written several in one statement', () => {
   it('are each counted and fanned out to the webhooks subscribed to their kind; test events are neither', async () => {
     const { id, api } = await newMerchant();
     const register = async (events: string[]) => {

@@ -14,6 +14,8 @@ const hotTables = ['payments', 'qr_codes', 'transactions', 'events', 'idempotenc
  *   Same deliveries (one pending per active webhook of the merchant subscribed to the kind), same NOTIFY when any.
  *   `webhook.test` stays out of the counts and the fan-out (no webhook can subscribe to it; the trigger stops first).
  *   Deletes (the 30-day purge, in batches) keep their statement-level trigger (migration v11_webhooks_self_service).
+ *   The service writes one event per statement; a bulk load of thousands in one transaction should count them
+ *   itself (the scale drill does): each upsert of a counter row walks the row's versions of that transaction.
  * - Merchants: never deleted and their id never changes (nothing in the service, its CLI or its scripts does either),
  *   so a guard that refuses DELETE, TRUNCATE and a changed id keeps every row's merchant_id pointing at a merchant
  *   forever, which is all the foreign keys from the hot tables gave. They are dropped: each insert paid a lookup and
