@@ -45,7 +45,7 @@ export const deliveryRepository = (db: Db): DeliveryRepository => ({
     return row ? toDelivery(row) : null;
   },
   async queueTest(event, d) {
-    // No webhook can subscribe to the test kind, so the fan-out trigger adds nothing: this is its only delivery.
+    // The fan-out trigger skips the test kind (no webhook can subscribe to it): this is its only delivery.
     await db('events').insert({ id: event.id, merchant_id: event.merchantId, kind: event.kind, payload: JSON.stringify(event.payload), created_at: event.createdAt });
     await db('webhook_deliveries').insert({
       id: d.id,
