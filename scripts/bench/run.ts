@@ -17,8 +17,10 @@
  *   --cpu-prof DIR     BENCH_CPU_PROF       write a V8 CPU profile of the server child into DIR
  *   --only LIST        BENCH_ONLY           comma-separated scenarios to run: qr, qr-keyed, retrieval (all)
  *   --rounds N         BENCH_ROUNDS         alternate server/baseline N times per scenario; the table shows medians (3)
- *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point (server/src/main.ts), e.g. an experimental variant
- *   --server-node-args=A BENCH_SERVER_NODE_ARGS extra node flags for the server, e.g. --server-node-args=--max-semi-space-size=4
+ *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point: server/dist/main.js (built first, as `npm start` runs it),
+ *                                           or a TypeScript file run through tsx (server/src/main.ts, an experimental variant)
+ *   --server-node-args=A BENCH_SERVER_NODE_ARGS node flags for the server instead of those `npm start` gives it (the V8 heap
+ *                                           sizes in package.json), e.g. --server-node-args=--max-semi-space-size=4; '' for none
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,10 +33,17 @@ import autocannon from 'autocannon';
 import { createMerchant } from '../../server/src/app/merchants.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openRuntime } from '../../server/src/main.js';
+import { buildServer } from '../../server/build.js';
 import { adminDatabaseUrl, createScratchDatabase } from '../lib/postgres.js';
-import { cleanupRegistry, freePort, spawnTsNode, waitForHttp } from '../lib/processes.js';
+import { cleanupRegistry, freePort, spawnNode, waitForHttp } from '../lib/processes.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+/** The node flags of `npm start` (`node --flag... server/dist/main.js` in package.json): the server is measured as it runs. */
+function startNodeFlags(): string {
+  const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  return (scripts.start ?? '').split(' ').filter((word) => word.startsWith('--')).join(' ');
+}
 
 const { values: flags } = parseArgs({
   options: {
@@ -66,10 +75,10 @@ const options = {
   dispatcher: flags.dispatcher ?? process.env.BENCH_DISPATCHER ?? 'on',
   cpuProfDir: flags['cpu-prof'] ?? process.env.BENCH_CPU_PROF,
   only: flags.only ?? process.env.BENCH_ONLY,
-  serverEntry: flags['server-entry'] ?? process.env.BENCH_SERVER_ENTRY ?? 'server/src/main.ts',
+  serverEntry: flags['server-entry'] ?? process.env.BENCH_SERVER_ENTRY ?? 'server/dist/main.js',
   // The rate limiter on, with a limit the benchmark never reaches (0: off), so its cost is part of what is measured.
   rateLimit: positive('--rate-limit', flags['rate-limit'] ?? process.env.BENCH_RATE_LIMIT, 1_000_000),
-  serverNodeArgs: (flags['server-node-args'] ?? process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  serverNodeArgs: (flags['server-node-args'] ?? process.env.BENCH_SERVER_NODE_ARGS ?? startNodeFlags()).split(' ').filter(Boolean),
 };
 if (!['on', 'off'].includes(options.dispatcher)) throw new Error(`--dispatcher must be on or off, not '${options.dispatcher}'`);
 const SCENARIOS = ['qr', 'qr-keyed', 'retrieval'] as const;
@@ -233,7 +242,7 @@ function report(results: Measured[]): void {
   const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS MiB', 'CPU ms/req'];
   const widths = [10, 9, 9, 7, 7, 9, 8, 7, 8, 10];
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : pad(cell, widths[i]!))).join('  ');
-  console.log(`\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server ${options.serverEntry} WEBHOOK_DISPATCHER=${options.dispatcher}`);
+  console.log(`\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server node ${[...options.serverNodeArgs, options.serverEntry].join(' ')} WEBHOOK_DISPATCHER=${options.dispatcher}`);
   if (options.rounds > 1) console.log(`${options.rounds} alternating rounds per scenario: req/s, p50 and p99 are medians; requests and errors are totals`);
   console.log(`load average at start ${loadAtStart}, now ${loadNow()} on ${availableParallelism()} cores${busyMachine ? ' — the machine was busy with other work: figures are noisy' : ''}\n`);
   console.log(line(header));
@@ -277,8 +286,9 @@ async function main(): Promise<void> {
     const baselineDb = await createScratchDatabase('pqr_bench_base');
     cleanup.add(() => baselineDb.drop());
 
+    if (options.serverEntry.startsWith('server/dist/')) await buildServer();
     const serverPort = await freePort();
-    const server = spawnTsNode('server', options.serverEntry, {
+    const server = spawnNode('server', options.serverEntry, {
       cwd: ROOT,
       env: { DATABASE_URL: serverDb.url, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_DISPATCHER: options.dispatcher, RATE_LIMIT_PER_SECOND: String(options.rateLimit), NODE_ENV: 'production' },
       nodeArgs: [
@@ -294,7 +304,7 @@ async function main(): Promise<void> {
     const baselinePort = await freePort();
     // The baseline knows one merchant and its key, held in memory; its tables are its own (it creates them).
     const baselineKey = `sk_test_${randomBytes(24).toString('base64url')}`;
-    const baseline = spawnTsNode('baseline', 'scripts/bench/baseline.ts', {
+    const baseline = spawnNode('baseline', 'scripts/bench/baseline.ts', {
       cwd: ROOT,
       env: { DATABASE_URL: baselineDb.url, PORT: String(baselinePort), API_KEY: baselineKey, MERCHANT_ID: 'mer_bench', PROMPTPAY_ID: merchant.promptPayId, NODE_ENV: 'production' },
     });

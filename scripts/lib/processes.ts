@@ -24,9 +24,13 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** `node --import tsx <entry>` in its own process (own event loop), with extra env. */
-export function spawnTsNode(name: string, entry: string, options: { env: Record<string, string>; cwd: string; nodeArgs?: string[] }): Child {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
+/**
+ * `node <entry>` in its own process (own event loop), with extra env: through the tsx loader for a TypeScript entry
+ * (`server/src/main.ts`), plain node for built JavaScript (`server/dist/main.js`).
+ */
+export function spawnNode(name: string, entry: string, options: { env: Record<string, string>; cwd: string; nodeArgs?: string[] }): Child {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, entry], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

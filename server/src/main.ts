@@ -89,7 +89,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
     const clock = overrides.clock ?? systemClock;
     const metrics =
       config.metrics.onApiPort || config.metrics.port !== null
-        ? prometheusMetrics({ pool: () => poolUse(db.knex), deliveryBacklog: () => deliveryBacklog(db.knex), now: () => clock.now() })
+        ? await prometheusMetrics({ pool: () => poolUse(db.knex), deliveryBacklog: () => deliveryBacklog(db.knex), now: () => clock.now() })
         : null;
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);

@@ -11,7 +11,7 @@ import { loadConfig } from '../../../server/src/config.js';
 import type { PayoutAccount } from '../../../server/src/domain/payout-account.js';
 import { openRuntime } from '../../../server/src/main.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../lib/postgres.js';
-import { freePort, spawnTsNode, waitForHttp, type Child } from '../../lib/processes.js';
+import { freePort, spawnNode, waitForHttp, type Child } from '../../lib/processes.js';
 import type { DrillContext } from './harness.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -124,7 +124,7 @@ function wrap(name: string, child: Child, port: number): ServiceProcess {
 export async function startServer(ctx: DrillContext, options: { name?: string; databaseUrl: string; port?: number; env?: Record<string, string>; memoryProbe?: boolean }): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const name = options.name ?? 'server';
-  const child = spawnTsNode(name, 'server/src/main.ts', {
+  const child = spawnNode(name, 'server/src/main.ts', {
     cwd: ROOT,
     env: { ...DRILL_ENV, DATABASE_URL: options.databaseUrl, PORT: String(port), ...options.env },
     nodeArgs: options.memoryProbe ? ['--expose-gc', '--import', resolve(ROOT, 'scripts/drills/lib/memory-probe.mjs')] : [],
@@ -138,7 +138,7 @@ export async function startServer(ctx: DrillContext, options: { name?: string; d
 export async function startWorker(ctx: DrillContext, options: { name?: string; databaseUrl: string; env?: Record<string, string> }): Promise<ServiceProcess> {
   const name = options.name ?? 'worker';
   // LOG_LEVEL=info so that it announces 'worker running'; a worker logs nothing per request.
-  const child = spawnTsNode(name, 'server/src/worker.ts', { cwd: ROOT, env: { ...DRILL_ENV, LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env } });
+  const child = spawnNode(name, 'server/src/worker.ts', { cwd: ROOT, env: { ...DRILL_ENV, LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env } });
   const service = wrap(name, child, 0);
   ctx.defer(() => service.stop());
   // A worker has no HTTP port: it is up once it says so.

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { OperationalMetrics } from '../../ports/metrics.js';
 
 /** What the database can say at scrape time. */
@@ -18,8 +18,12 @@ export interface PrometheusMetrics extends OperationalMetrics {
   countHotRoute(outcome: 'taken' | 'passed_on'): void;
 }
 
-/** Every series of the service in a registry of its own (several servers may share a process: tests). */
-export function prometheusMetrics(sources: ScrapeSources): PrometheusMetrics {
+/**
+ * Every series of the service in a registry of its own (several servers may share a process: tests). prom-client is
+ * loaded only here, when METRICS or METRICS_PORT asks for metrics.
+ */
+export async function prometheusMetrics(sources: ScrapeSources): Promise<PrometheusMetrics> {
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'pqr_http_requests_total', help: 'HTTP requests by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });

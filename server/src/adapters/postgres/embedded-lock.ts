@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
 
 /**
  * PGlite has no lock between processes: two processes on one data directory would corrupt it. Whoever opens the
@@ -8,6 +7,7 @@ import lockfile from 'proper-lockfile';
  */
 export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   mkdirSync(dirname(dataDir), { recursive: true });
+  const { default: lockfile } = await import('proper-lockfile'); // only the embedded database needs it
   try {
     return await lockfile.lock(dataDir, { realpath: false, lockfilePath: `${dataDir}.lock`, stale: 15_000, update: 5_000 });
   } catch (error) {

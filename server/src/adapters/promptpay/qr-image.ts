@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 
 export type QrImageFormat = 'png' | 'svg';
 
@@ -8,6 +7,8 @@ export async function renderQrImage(qrData: string, format: QrImageFormat, sizeP
   if (!Number.isInteger(sizePx) || sizePx <= 0) {
     throw new Error('QR image size must be a positive whole number of pixels');
   }
+  // Loaded on the first image asked for: the API's other requests never draw one.
+  const { default: QRCode } = await import('qrcode');
   if (format === 'svg') {
     const svg = await QRCode.toString(qrData, { ...QR_OPTIONS, type: 'svg', width: sizePx });
     return Buffer.from(svg, 'utf8');

@@ -31,25 +31,31 @@ const docsHeaders = helmet({
   },
 });
 
+/** Reads a file once, on first use: most servers never serve the reference, and Redoc's bundle alone is 2 MiB. */
+function once<T>(read: () => T): () => T {
+  let value: { read: T } | null = null;
+  return () => (value ??= { read: read() }).read;
+}
+
 /** GET /docs (the reference, rendered by Redoc served from here), /openapi.yaml and /openapi.json: public. */
 export function docsRoutes(): Router {
-  const yamlText = readFileSync(contractPath, 'utf8');
-  const jsonText = JSON.stringify(parse(yamlText));
-  const page = readFileSync(new URL('../docs/docs.html', import.meta.url), 'utf8');
-  const redoc = readFileSync(redocBundle, 'utf8').replaceAll(REDOC_LOGO, EMPTY_IMAGE);
+  const yamlText = once(() => readFileSync(contractPath, 'utf8'));
+  const jsonText = once(() => JSON.stringify(parse(yamlText())));
+  const page = once(() => readFileSync(new URL('../docs/docs.html', import.meta.url), 'utf8'));
+  const redoc = once(() => readFileSync(redocBundle, 'utf8').replaceAll(REDOC_LOGO, EMPTY_IMAGE));
   const router = Router();
   router.get('/openapi.yaml', (_req, res) => {
-    res.type('application/yaml').send(yamlText);
+    res.type('application/yaml').send(yamlText());
   });
   router.get('/openapi.json', (_req, res) => {
-    res.type('json').send(jsonText);
+    res.type('json').send(jsonText());
   });
   router.use('/docs', docsHeaders);
   router.get('/docs', (_req, res) => {
-    res.type('html').send(page);
+    res.type('html').send(page());
   });
   router.get('/docs/assets/redoc.standalone.js', (_req, res) => {
-    res.type('text/javascript').set('Cache-Control', 'public, max-age=86400').send(redoc);
+    res.type('text/javascript').set('Cache-Control', 'public, max-age=86400').send(redoc());
   });
   router.use('/docs/assets', express.static(docsDir, { index: false, maxAge: '1h' }));
   return router;

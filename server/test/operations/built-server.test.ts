@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../build.js';
+
+/**
+ * `npm start` runs the esbuild bundle (dist/main.js) without tsx: the files the code reads next to its sources
+ * (templates, assets, fonts, Redoc, the contract) must resolve from the bundle as they do from the sources.
+ */
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
+
+/** Starts a built entry point on the in-memory database and resolves with what it printed once `ready` matches. */
+function startBuilt(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ output: () => string }> {
+  const child = spawn(process.execPath, [entry], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, DATA_DIR: 'memory://', DATABASE_URL: '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) resolve({ output: () => output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}) before it was ready:\n${output}`)));
+  });
+}
+
+let base: string;
+let apiKey: string;
+
+beforeAll(async () => {
+  await buildServer();
+  const started = await startBuilt('dist/main.js', { PORT: '0' }, /sk_test_\S+[\s\S]*curl/);
+  base = /listening on (http:\/\/[\d.:]+)/.exec(started.output())![1]!;
+  apiKey = /(sk_test_\S+)/.exec(started.output())![1]!;
+}, 60_000);
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+describe('the built server (dist/main.js, as npm start runs it)', () => {
+  it('answers the API and serves every file it reads from disk', async () => {
+    const created = await fetch(`${base}/Thai/v1/qr-codes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 15000, currency: 'THB' }),
+    });
+    expect(created.status).toBe(200);
+    const qr = (await created.json()) as { qr_code_id: string; qr_image_url: string; checkout_url: string };
+
+    const page = await fetch(qr.checkout_url);
+    expect(page.status).toBe(200); // the Mustache template
+    expect(await page.text()).toContain('/Thai/pay/assets/fonts/400.css');
+    const image = await fetch(qr.qr_image_url);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    for (const [path, type] of [
+      ['/Thai/pay/assets/checkout.css', 'text/css'],
+      ['/Thai/pay/assets/fonts/400.css', 'text/css'], // the font package, resolved from node_modules
+      ['/docs', 'text/html'],
+      ['/docs/assets/redoc.standalone.js', 'text/javascript'],
+      ['/openapi.yaml', 'application/yaml'],
+      ['/openapi.json', 'application/json'],
+    ]) {
+      const response = await fetch(`${base}${path}`);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      expect(response.headers.get('content-type')).toContain(type);
+    }
+    const contract = (await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string };
+    expect(contract.openapi).toBe('3.1.0');
+  });
+
+  it('starts the worker from dist/worker.js', async () => {
+    const worker = await startBuilt('dist/worker.js', {}, /worker running|error/);
+    expect(worker.output()).toContain('worker running (embedded database)');
+  });
+});
