@@ -37,12 +37,23 @@ interface Operation {
   responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: object }> }>;
 }
 
+type Contract = { paths: Record<string, Record<string, Operation>> };
+
+/** One Ajv per mode (request bodies get their defaults filled in, answers never), each holding the contract once. */
+const ajvs = new Map<boolean, { ajv: Ajv2020; contract: Contract }>();
+
 /** The contract as one schema document for Ajv, and where in it an operation is. */
 function operationSchemas(operationId: string, options: { useDefaults: boolean }) {
-  const contract = structuredClone(loadContract()) as unknown as { paths: Record<string, Record<string, Operation>> };
-  const ajv = new Ajv2020({ ...EXPRESS_OPENAPI_VALIDATOR_OPTIONS, useDefaults: options.useDefaults });
-  addFormats.default(ajv);
-  ajv.addSchema({ ...contract, $id: 'contract' });
+  let compiler = ajvs.get(options.useDefaults);
+  if (!compiler) {
+    const contract = structuredClone(loadContract()) as unknown as Contract;
+    const ajv = new Ajv2020({ ...EXPRESS_OPENAPI_VALIDATOR_OPTIONS, useDefaults: options.useDefaults });
+    addFormats.default(ajv);
+    ajv.addSchema({ ...contract, $id: 'contract' });
+    compiler = { ajv, contract };
+    ajvs.set(options.useDefaults, compiler);
+  }
+  const { ajv, contract } = compiler;
   for (const [path, item] of Object.entries(contract.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (operation?.operationId === operationId) return { ajv, operation, pointer: `contract#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}` };

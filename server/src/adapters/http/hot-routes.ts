@@ -59,7 +59,7 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
   const createQrCode = deps.createQrCode(checked('createQrCode'));
   const sendPayment = checked('retrievePayment');
   const qrBodyAccepted = contractBodyValidator('createQrCode');
-  const qrPaths = new Map(operationBasePaths('createQrCode').map((base) => [`${base}/qr-codes`, `${base}/qr-codes`]));
+  const qrPaths = new Set(operationBasePaths('createQrCode').map((base) => `${base}/qr-codes`));
   const paymentBases = new Map(operationBasePaths('retrievePayment').map((base) => [`${base}/payments/`, `${base}/payments/:payment_id`]));
 
   /** Past this point the request is this lane's: it gets its id, log line, metrics and rate headers, then its answer. */
@@ -76,9 +76,8 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
   };
 
   /** The merchant of a recently checked key with a token left, or null: let Express authenticate and limit. */
-  const admitted = (req: IncomingMessage, now: Date) => {
-    const key = deps.apiKeys.recent(req.headers.authorization, now.getTime());
-    if (!key) return null;
+  const admitted = (req: IncomingMessage, now: Date, key = deps.apiKeys.recent(req.headers.authorization, now.getTime())) => {
+    if (!key || key.expiresAt <= now.getTime()) return null;
     const decision = deps.perMerchant.take(key.merchant.id, now.getTime());
     if (decision && !decision.allowed) return null;
     return { key, decision };
@@ -108,14 +107,15 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
       (key === undefined || (typeof key === 'string' && key.length >= 1 && key.length <= 255));
     if (!plain) return false;
     const now = s.clock.now();
-    if (!deps.apiKeys.recent(req.headers.authorization, now.getTime())) return false;
+    const known = deps.apiKeys.recent(req.headers.authorization, now.getTime());
+    if (!known) return false;
 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const parsed = parseJsonText(text);
-      const entry = 'body' in parsed && qrBodyAccepted(parsed.body) ? admitted(req, s.clock.now()) : null;
+      const entry = 'body' in parsed && qrBodyAccepted(parsed.body) ? admitted(req, s.clock.now(), known) : null;
       if (!entry || !('body' in parsed)) {
         (req as IncomingMessage & { [PRE_READ]?: string })[PRE_READ] = text;
         deps.metrics?.countHotRoute('passed_on');
@@ -139,8 +139,7 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
       return PLAIN_ID.test(id) && retrieve(req, res, route, id);
     }
     if (req.method === 'POST') {
-      const route = qrPaths.get(url);
-      return route === undefined ? null : createQr(req, res, route);
+      return qrPaths.has(url) ? createQr(req, res, url) : null;
     }
     return null;
   };

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import helmet from 'helmet';
-import { parse } from 'yaml';
 import { contractPath } from '@payment-qr/contract';
+import { loadContract } from '../validation.js';
 
 const docsDir = fileURLToPath(new URL('../docs/', import.meta.url));
 const redocBundle = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
@@ -40,7 +40,7 @@ function once<T>(read: () => T): () => T {
 /** GET /docs (the reference, rendered by Redoc served from here), /openapi.yaml and /openapi.json: public. */
 export function docsRoutes(): Router {
   const yamlText = once(() => readFileSync(contractPath, 'utf8'));
-  const jsonText = once(() => JSON.stringify(parse(yamlText())));
+  const jsonText = once(() => JSON.stringify(loadContract()));
   const page = once(() => readFileSync(new URL('../docs/docs.html', import.meta.url), 'utf8'));
   const redoc = once(() => readFileSync(redocBundle, 'utf8').replaceAll(REDOC_LOGO, EMPTY_IMAGE));
   const router = Router();
