@@ -85,6 +85,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   try {
     const db = await openDatabase(
       config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir },
+      (error) => logger.warn({ err: error }, 'folding count changes failed; retrying'),
     );
     const clock = overrides.clock ?? systemClock;
     const metrics =

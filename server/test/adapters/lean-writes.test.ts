@@ -66,7 +66,7 @@ describe('events written several in one statement', () => {
     expect(await total('payment.succeeded')).toBe(2);
     expect(await total('payment.failed')).toBe(1);
     expect(await total('payment.pending')).toBe(1);
-    expect(Number((await knex('event_counts').where({ merchant_id: id, kind: 'webhook.test' }).sum({ n: 'n' }))[0]?.n ?? 0)).toBe(0);
+    expect(Number((await knex('event_totals').where({ merchant_id: id, kind: 'webhook.test' }).sum({ n: 'n' }))[0]?.n ?? 0)).toBe(0);
 
     const deliveries = await knex('webhook_deliveries').where({ merchant_id: id }).orderBy(['webhook_id', 'event_id']).select('webhook_id', 'event_id', 'event_kind', 'status');
     const expected = (

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { startCountFolding } from './count-folding.js';
 import { migrateToLatest } from './migrations.js';
 
 // COUNT(*) is bigint; every count we read fits in a JS number.
@@ -16,8 +17,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Opens PostgreSQL through `pg`, or the embedded PGlite, and brings the schema up to date. */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+/**
+ * Opens PostgreSQL through `pg`, or the embedded PGlite, brings the schema up to date, and folds count changes into
+ * the counters while open (every process that opens the database does, so totals never depend on one of them).
+ */
+export async function openDatabase(target: DatabaseTarget, onFoldError: (error: unknown) => void): Promise<Database> {
   const knex =
     target.kind === 'postgres'
       ? knexFactory({
@@ -33,7 +37,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
           connection: target.dataDir ? { filename: ensureDir(target.dataDir) } : {},
         } as Knex.Config);
   await migrateToLatest(knex);
-  return { knex, kind: target.kind, close: () => knex.destroy() };
+  const stopFolding = startCountFolding(knex, onFoldError);
+  const close = async () => {
+    await stopFolding();
+    await knex.destroy();
+  };
+  return { knex, kind: target.kind, close };
 }
 
 function ensureDir(dir: string): string {

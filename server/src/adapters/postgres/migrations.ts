@@ -5,6 +5,7 @@ import { deliveriesChannel } from '../../ports/webhook-delivery.js';
 import { balanceMigration } from './v11-balance-migration.js';
 import { webhooksSelfServiceMigration } from './webhooks-self-service-migration.js';
 import { v11HotPath } from './migration-v11-hot-path.js';
+import { v11CountChanges } from './migration-v11-count-changes.js';
 import { v11LeanWrites } from './migration-v11-lean-writes.js';
 
 interface Migration {
@@ -226,6 +227,7 @@ const migrations: Migration[] = [
   },
   v11HotPath,
   v11LeanWrites,
+  v11CountChanges,
 ];
 
 const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldCounts } from '../../src/adapters/postgres/count-folding.js';
+import { apiClient, type ApiClient } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+// Migration v11_count_changes: writes append count changes, folds move them into the counters, totals read both;
+// payments are kept by a guard instead of the foreign keys from qr_codes and transactions.
+
+let server: TestServer;
+let api: ApiClient;
+let knex: Knex;
+let merchantId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const merchant = await server.merchant();
+  merchantId = merchant.id;
+  api = apiClient(server.url, merchant);
+  knex = server.running.runtime.db.knex;
+});
+afterAll(() => server.stop());
+
+const newPaymentId = async (): Promise<string> => (await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' })).body.payment_id;
+const totalOf = async (query: string): Promise<number> => (await api.get(`/Thai/v1/transactions?limit=1${query}`)).body.total;
+const eventTotal = async (): Promise<number> => (await api.get('/Thai/v1/events?limit=1')).body.total;
+const rowsOf = async (status?: string): Promise<number> =>
+  Number((await knex('transactions').where({ merchant_id: merchantId, ...(status ? { status } : {}) }).count({ n: '*' }))[0]!.n);
+const unfolded = async (): Promise<number> => Number((await knex('transaction_count_changes').where({ merchant_id: merchantId }).count({ n: '*' }))[0]!.n);
+
+describe('transaction and event totals', () => {
+  it('stay exact under concurrent creation, completion and folds', async () => {
+    const ids = await Promise.all(Array.from({ length: 24 }, newPaymentId));
+    await Promise.all([
+      ...ids.slice(0, 8).map((id) => api.post(`/Thai/v1/test/payments/${id}/succeed`, {})),
+      ...Array.from({ length: 4 }, () => foldCounts(knex)),
+    ]);
+    expect(await totalOf('')).toBe(await rowsOf());
+    expect(await totalOf('&status=succeeded')).toBe(8);
+    expect(await totalOf('&status=pending')).toBe(await rowsOf('pending'));
+  });
+
+  it('count a write as a change at once, and the same after the change is folded into the counters', async () => {
+    const [total, events] = [await totalOf(''), await eventTotal()];
+    const paymentId = await newPaymentId();
+    await foldCounts(knex); // nothing of this merchant is left unfolded, and only this test writes for it now
+    await knex.transaction(async (trx) => {
+      await trx('transactions').where({ payment_id: paymentId }).update({ status: 'failed' });
+      // Uncommitted, so no fold can take them: exactly the two changes the update made.
+      const changes = await trx('transaction_count_changes').where({ merchant_id: merchantId }).orderBy('n').select('status', 'n');
+      expect(changes).toEqual([{ status: 'pending', n: -1 }, { status: 'failed', n: 1 }]);
+    });
+    expect([await totalOf(''), await totalOf('&status=failed'), await eventTotal()]).toEqual([total + 1, await rowsOf('failed'), events + 1]);
+    await foldCounts(knex);
+    expect(await unfolded()).toBe(0);
+    expect([await totalOf(''), await totalOf('&status=failed'), await eventTotal()]).toEqual([total + 1, await rowsOf('failed'), events + 1]);
+  });
+
+  it('are folded in the background without being asked', async () => {
+    await newPaymentId();
+    await expect.poll(unfolded, { timeout: 5_000, interval: 100 }).toBe(0);
+    expect(await totalOf('')).toBe(await rowsOf());
+  });
+
+  it('never make a writer wait for another connection that has not committed (PostgreSQL: many connections)', async () => {
+    const ids = await Promise.all(Array.from({ length: 30 }, newPaymentId));
+    if (server.running.runtime.db.kind === 'embedded') {
+      // One connection: nothing can wait on another; the counts still follow every write.
+      await knex('transactions').whereIn('payment_id', ids).update({ status: 'failed' });
+      expect(await totalOf('&status=failed')).toBe(await rowsOf('failed'));
+      return;
+    }
+    await knex.transaction(async (holder) => {
+      await holder('transactions').where({ payment_id: ids[0] }).update({ status: 'failed' }); // its changes uncommitted
+      await knex.transaction(async (other) => {
+        await other.raw("SET LOCAL lock_timeout = '2s'");
+        for (const id of ids.slice(1)) await other('transactions').where({ payment_id: id }).update({ status: 'failed' });
+        await foldCounts(other); // a fold, too, goes past the holder's uncommitted changes
+      });
+    });
+    expect(await totalOf('&status=failed')).toBe(await rowsOf('failed'));
+  });
+});
+
+describe('payments', () => {
+  it('cannot be deleted, nor their id changed, nor the table truncated, so no QR code or transaction names one that is gone', async () => {
+    const paymentId = await newPaymentId();
+    await expect(knex('payments').where({ id: paymentId }).delete()).rejects.toThrow(/never deleted/);
+    await expect(knex('payments').where({ id: paymentId }).update({ id: `${paymentId}_renamed` })).rejects.toThrow(/never deleted/);
+    await expect(
+      knex.transaction(async (trx) => {
+        await trx.raw('TRUNCATE payments CASCADE');
+        throw new Error('TRUNCATE went through'); // rolls it back, and fails the test
+      }),
+    ).rejects.toThrow(/never deleted/);
+    expect(await knex('qr_codes').where({ payment_id: paymentId }).first()).toBeTruthy();
+  });
+});
