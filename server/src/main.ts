@@ -14,6 +14,7 @@ import { createApp } from './adapters/http/app.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { prometheusMetrics, type PrometheusMetrics } from './adapters/metrics/prometheus.js';
+import { countFolder, FOLD_INTERVAL_MS } from './adapters/postgres/count-folding.js';
 import { openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
 import { poolUse } from './adapters/postgres/pool-use.js';
@@ -53,7 +54,7 @@ export interface Overrides {
   bank?: CustomerBank;
   logger?: Logger;
   validateResponses?: boolean;
-  /** False: no payout rail or bank reconciliation in this server (a test that counts one request's statements). */
+  /** False: no payout rail, bank reconciliation or count folding in this server (a test that counts one request's statements). */
   backgroundJobs?: boolean;
 }
 
@@ -85,7 +86,6 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   try {
     const db = await openDatabase(
       config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir },
-      (error) => logger.warn({ err: error }, 'folding count changes failed; retrying'),
     );
     const clock = overrides.clock ?? systemClock;
     const metrics =
@@ -199,6 +199,10 @@ export function startPayoutWork(runtime: Runtime): () => Promise<void> {
   return repeat(payOut, PAYOUT_TICK_MS, (error) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'));
 }
 
+/** Count changes folded into the counters: in every server and worker, whatever WEBHOOK_DISPATCHER says. */
+export const startCountFoldingOf = (runtime: Runtime): (() => Promise<void>) =>
+  repeat(countFolder(runtime.db.knex), FOLD_INTERVAL_MS, (error) => runtime.logger.warn({ err: error }, 'folding count changes failed; retrying'));
+
 /** With BANK=scb, every server and worker reconciles live payments with the bank, whatever WEBHOOK_DISPATCHER says. */
 export function startBankReconciliation(runtime: Runtime): () => Promise<void> {
   const { bank } = runtime.config;
@@ -246,6 +250,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const jobs = overrides.backgroundJobs ?? true;
   const stopPayouts = jobs ? startPayoutWork(runtime) : async () => undefined;
   const stopReconciliation = jobs ? startBankReconciliation(runtime) : async () => undefined;
+  const stopFolding = jobs ? startCountFoldingOf(runtime) : async () => undefined;
   // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);
@@ -266,7 +271,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
       await checkoutHub.close(); // ends the open status streams, which would keep the server from closing
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await Promise.all([stopBackground(), stopPayouts(), stopReconciliation()]);
+      await Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding()]);
       await runtime.close();
     },
   };

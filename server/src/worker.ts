@@ -1,14 +1,15 @@
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { loadConfig } from './config.js';
-import { openRuntime, runEntryPoint, startBackgroundWork, startBankReconciliation, startPayoutWork } from './main.js';
+import { openRuntime, runEntryPoint, startBackgroundWork, startBankReconciliation, startCountFoldingOf, startPayoutWork } from './main.js';
 
-/** `npm run worker`: the background jobs (expiry sweeper, webhook dispatcher, bank reconciliation) without the API. */
+/** `npm run worker`: the background jobs (expiry sweeper, webhook dispatcher, payouts, bank reconciliation, count folding) without the API. */
 async function worker(): Promise<void> {
   const runtime = await openRuntime(loadConfig());
   const stopBackground = startBackgroundWork(runtime);
   const stopPayouts = startPayoutWork(runtime);
   const stopReconciliation = startBankReconciliation(runtime);
-  const stop = () => Promise.all([stopBackground(), stopPayouts(), stopReconciliation()]);
+  const stopFolding = startCountFoldingOf(runtime);
+  const stop = () => Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding()]);
   // METRICS_PORT: the worker's own series (webhook attempts, backlog, pool); METRICS=on alone has no port to use here.
   const metrics = runtime.metrics && runtime.config.metrics.port !== null ? await startMetricsServer(runtime.metrics, runtime.config.metrics.port, runtime.config.host) : null;
   runtime.logger.info(`worker running (${runtime.db.kind} database)${metrics ? `; metrics on ${metrics.url}` : ''}`);

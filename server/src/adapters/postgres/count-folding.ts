@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { repeat } from '../system/repeat.js';
 
 /**
  * Moves the count changes writes append (migration v11_count_changes) into the counters: per table ONE statement
@@ -17,7 +16,7 @@ const FOLDS = [
 ];
 
 /** How often the changes are folded: the unfolded tail a total sums stays about a second of writes. */
-const FOLD_INTERVAL_MS = 1_000;
+export const FOLD_INTERVAL_MS = 1_000;
 /** Every so many folds the two tables are vacuumed, so the dead rows each fold leaves are not scanned by readers for long. */
 const VACUUM_EVERY = 15;
 
@@ -25,12 +24,11 @@ export async function foldCounts(knex: Knex): Promise<void> {
   for (const fold of FOLDS) await knex.raw(fold);
 }
 
-/** Folds about once a second until stopped; returns the stop function. */
-export function startCountFolding(knex: Knex, onError: (error: unknown) => void): () => Promise<void> {
+/** The background job: one fold per call, and every VACUUM_EVERY calls a vacuum of the two change tables. */
+export function countFolder(knex: Knex): () => Promise<void> {
   let folds = 0;
-  const fold = async () => {
+  return async () => {
     await foldCounts(knex);
     if (++folds % VACUUM_EVERY === 0) await knex.raw('VACUUM transaction_count_changes, event_count_changes');
   };
-  return repeat(fold, FOLD_INTERVAL_MS, onError);
 }

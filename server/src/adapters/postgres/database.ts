@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { startCountFolding } from './count-folding.js';
 import { migrateToLatest } from './migrations.js';
 
 // COUNT(*) is bigint; every count we read fits in a JS number.
@@ -17,11 +16,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/**
- * Opens PostgreSQL through `pg`, or the embedded PGlite, brings the schema up to date, and folds count changes into
- * the counters while open (every process that opens the database does, so totals never depend on one of them).
- */
-export async function openDatabase(target: DatabaseTarget, onFoldError: (error: unknown) => void): Promise<Database> {
+/** Opens PostgreSQL through `pg`, or the embedded PGlite, and brings the schema up to date. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const knex =
     target.kind === 'postgres'
       ? knexFactory({
@@ -37,12 +33,7 @@ export async function openDatabase(target: DatabaseTarget, onFoldError: (error: 
           connection: target.dataDir ? { filename: ensureDir(target.dataDir) } : {},
         } as Knex.Config);
   await migrateToLatest(knex);
-  const stopFolding = startCountFolding(knex, onFoldError);
-  const close = async () => {
-    await stopFolding();
-    await knex.destroy();
-  };
-  return { knex, kind: target.kind, close };
+  return { knex, kind: target.kind, close: () => knex.destroy() };
 }
 
 function ensureDir(dir: string): string {
