@@ -21,9 +21,9 @@ const SAMPLES = 30;
 const WARMUP = 3;
 
 /**
- * The transactions a seeding statement added, counted into the counts table at once. The row trigger would upsert one
- * counter row per transaction, and a row updated 100,000 times in one transaction makes each upsert walk every earlier
- * version: the drill turns it off while it seeds and counts each batch itself (as scale-events.ts does for events).
+ * The transactions a seeding statement added, counted into the counts table at once. The row trigger would append one
+ * count change per transaction for the servers' fold to sum later (migration v11_count_changes): the drill turns it
+ * off while it seeds and counts each batch itself, one counter row per batch (as scale-events.ts does for events).
  */
 const COUNT_ADDED = `INSERT INTO transaction_counts SELECT merchant_id, type, status, 0, count(*) FROM added GROUP BY 1, 2, 3
      ON CONFLICT (merchant_id, type, status, slot) DO UPDATE SET n = transaction_counts.n + excluded.n`;

@@ -77,10 +77,11 @@ describe('one-statement unit of work', () => {
   it('writes none of the rows when one of them fails', async () => {
     const merchant = await newMerchant();
     const attempt = s.uow.runInOneStatement(async (tx) => {
-      await newQrCode(merchant)(tx);
-      await tx.qrCodes.insert({ id: 'qr_orphan', merchantId: merchant.id, paymentId: 'pay_missing', qrData: 'x', bankReference: 'ORPHAN', returnUrl: null, expiresAt: new Date(), createdAt: new Date() });
+      const { qrCode } = await newQrCode(merchant)(tx);
+      // A second QR code with the first one's bank reference: the unique constraint fails at the end of the statement.
+      await tx.qrCodes.insert({ ...qrCode, id: `${qrCode.id}_twin` });
     });
-    await expect(attempt).rejects.toThrow(/foreign key/);
+    await expect(attempt).rejects.toThrow(/qr_codes_bank_reference_unique/);
     expect(await paymentsOf(merchant)).toBe(0);
     expect(await transactionsOf(merchant)).toBe(0);
   });
