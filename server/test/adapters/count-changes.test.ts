@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foldCounts } from '../../src/adapters/postgres/count-folding.js';
+import { countFolder, foldCounts } from '../../src/adapters/postgres/count-folding.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -60,6 +60,17 @@ describe('transaction and event totals', () => {
     await newPaymentId();
     await expect.poll(unfolded, { timeout: 5_000, interval: 100 }).toBe(0);
     expect(await totalOf('')).toBe(await rowsOf());
+  });
+
+  it('are folded by a job that also vacuums the change tables now and then', async () => {
+    const job = countFolder(knex);
+    const vacuums = (): Promise<number> =>
+      knex.raw("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'transaction_count_changes'").then((r: { rows: { vacuum_count: string }[] }) => Number(r.rows[0]?.vacuum_count ?? 0));
+    const before = await vacuums();
+    await newPaymentId();
+    for (let run = 0; run < 15; run++) await job();
+    expect(await unfolded()).toBe(0);
+    await expect.poll(vacuums, { timeout: 5_000 }).toBeGreaterThan(before); // statistics are reported asynchronously
   });
 
   it('never make a writer wait for another connection that has not committed (PostgreSQL: many connections)', async () => {
