@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { testEventKind } from '../../domain/test-event.js';
-import { deliveriesChannel } from '../../ports/webhook-delivery.js';
+import { keepRowsInsteadOfForeignKeys } from './kept-rows.js';
+import { eventAddedBody } from './migration-v11-lean-writes.js';
 
 /**
  * Less work again for the statement every payment is written by (issue 11), same guarantees.
@@ -42,22 +43,7 @@ export const v11CountChanges = {
         END IF;
         RETURN NULL;
       END $$`);
-    await knex.raw(`
-      CREATE OR REPLACE FUNCTION event_added() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.kind = '${testEventKind}' THEN
-          RETURN NULL;
-        END IF;
-        INSERT INTO event_count_changes VALUES (NEW.merchant_id, NEW.kind, 1);
-        INSERT INTO webhook_deliveries (id, merchant_id, webhook_id, event_id, event_kind, status, attempts, next_attempt_at, created_at)
-        SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.merchant_id, w.id, NEW.id, NEW.kind, 'pending', 0, NEW.created_at, NEW.created_at
-        FROM webhooks w
-        WHERE w.merchant_id = NEW.merchant_id AND w.status = 'active' AND w.deleted_at IS NULL AND w.events @> jsonb_build_array(NEW.kind);
-        IF FOUND THEN
-          PERFORM pg_notify('${deliveriesChannel}', '');
-        END IF;
-        RETURN NULL;
-      END $$`);
+    await knex.raw(`CREATE OR REPLACE FUNCTION ${eventAddedBody('INSERT INTO event_count_changes VALUES (NEW.merchant_id, NEW.kind, 1);')}`);
     await knex.raw(`
       CREATE OR REPLACE FUNCTION event_counts_remove() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -65,20 +51,6 @@ export const v11CountChanges = {
         RETURN NULL;
       END $$`);
 
-    await knex.raw(`
-      CREATE FUNCTION payments_kept() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        RAISE EXCEPTION 'payments are never deleted and their id never changes (% refused)', TG_OP
-          USING ERRCODE = 'restrict_violation', HINT = 'QR codes and transactions name payments without a foreign key';
-      END $$`);
-    await knex.raw('CREATE TRIGGER payments_kept BEFORE DELETE ON payments FOR EACH ROW EXECUTE FUNCTION payments_kept()');
-    await knex.raw(`CREATE TRIGGER payments_id_kept BEFORE UPDATE OF id ON payments
-      FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id) EXECUTE FUNCTION payments_kept()`);
-    await knex.raw('CREATE TRIGGER payments_not_truncated BEFORE TRUNCATE ON payments FOR EACH STATEMENT EXECUTE FUNCTION payments_kept()');
-    const { rows } = await knex.raw<{ rows: { tbl: string; name: string }[] }>(
-      `SELECT c.conrelid::regclass::text AS tbl, c.conname AS name FROM pg_constraint c
-       WHERE c.contype = 'f' AND c.confrelid = 'payments'::regclass AND c.conrelid::regclass::text IN ('qr_codes', 'transactions')`,
-    );
-    for (const { tbl, name } of rows) await knex.raw('ALTER TABLE ?? DROP CONSTRAINT ??', [tbl, name]);
+    await keepRowsInsteadOfForeignKeys(knex, 'payments', ['qr_codes', 'transactions'], 'QR codes and transactions name payments without a foreign key');
   },
 };

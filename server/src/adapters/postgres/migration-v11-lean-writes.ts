@@ -1,9 +1,27 @@
 import type { Knex } from 'knex';
 import { testEventKind } from '../../domain/test-event.js';
 import { deliveriesChannel } from '../../ports/webhook-delivery.js';
+import { keepRowsInsteadOfForeignKeys } from './kept-rows.js';
 
 /** The tables every QR request writes, whose merchant_id no longer has a foreign key (the guard below keeps it true). */
 const hotTables = ['payments', 'qr_codes', 'transactions', 'events', 'idempotency_keys'];
+
+/** The events trigger's function (its name, then its body): count the event with `count`, then fan it out. */
+export const eventAddedBody = (count: string): string => `event_added() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.kind = '${testEventKind}' THEN
+          RETURN NULL;
+        END IF;
+        ${count}
+        INSERT INTO webhook_deliveries (id, merchant_id, webhook_id, event_id, event_kind, status, attempts, next_attempt_at, created_at)
+        SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.merchant_id, w.id, NEW.id, NEW.kind, 'pending', 0, NEW.created_at, NEW.created_at
+        FROM webhooks w
+        WHERE w.merchant_id = NEW.merchant_id AND w.status = 'active' AND w.deleted_at IS NULL AND w.events @> jsonb_build_array(NEW.kind);
+        IF FOUND THEN
+          PERFORM pg_notify('${deliveriesChannel}', '');
+        END IF;
+        RETURN NULL;
+      END $$`;
 
 /**
  * Less work for PostgreSQL in the statement every payment is written by (issue 11), same guarantees.
@@ -31,41 +49,10 @@ export const v11LeanWrites = {
     await knex.raw('DROP TRIGGER events_fan_out ON events');
     await knex.raw('DROP FUNCTION event_counts_add()');
     await knex.raw('DROP FUNCTION events_fan_out()');
-    await knex.raw(`
-      CREATE FUNCTION event_added() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.kind = '${testEventKind}' THEN
-          RETURN NULL;
-        END IF;
-        INSERT INTO event_counts VALUES (NEW.merchant_id, NEW.kind, pg_backend_pid() % 64, 1)
-        ON CONFLICT (merchant_id, kind, slot) DO UPDATE SET n = event_counts.n + 1;
-        INSERT INTO webhook_deliveries (id, merchant_id, webhook_id, event_id, event_kind, status, attempts, next_attempt_at, created_at)
-        SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), NEW.merchant_id, w.id, NEW.id, NEW.kind, 'pending', 0, NEW.created_at, NEW.created_at
-        FROM webhooks w
-        WHERE w.merchant_id = NEW.merchant_id AND w.status = 'active' AND w.deleted_at IS NULL AND w.events @> jsonb_build_array(NEW.kind);
-        IF FOUND THEN
-          PERFORM pg_notify('${deliveriesChannel}', '');
-        END IF;
-        RETURN NULL;
-      END $$`);
+    await knex.raw(`CREATE FUNCTION ${eventAddedBody(`INSERT INTO event_counts VALUES (NEW.merchant_id, NEW.kind, pg_backend_pid() % 64, 1)
+        ON CONFLICT (merchant_id, kind, slot) DO UPDATE SET n = event_counts.n + 1;`)}`);
     await knex.raw('CREATE TRIGGER events_added AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION event_added()');
 
-    await knex.raw(`
-      CREATE FUNCTION merchants_kept() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        RAISE EXCEPTION 'merchants are never deleted and their id never changes (% refused)', TG_OP
-          USING ERRCODE = 'restrict_violation', HINT = 'payments, QR codes, transactions, events and idempotency keys name merchants without a foreign key';
-      END $$`);
-    await knex.raw('CREATE TRIGGER merchants_kept BEFORE DELETE ON merchants FOR EACH ROW EXECUTE FUNCTION merchants_kept()');
-    await knex.raw(`CREATE TRIGGER merchants_id_kept BEFORE UPDATE OF id ON merchants
-      FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id) EXECUTE FUNCTION merchants_kept()`);
-    await knex.raw('CREATE TRIGGER merchants_not_truncated BEFORE TRUNCATE ON merchants FOR EACH STATEMENT EXECUTE FUNCTION merchants_kept()');
-    // Whatever knex named them: every foreign key from a hot table's merchant_id to merchants.
-    const { rows } = await knex.raw<{ rows: { tbl: string; name: string }[] }>(
-      `SELECT c.conrelid::regclass::text AS tbl, c.conname AS name FROM pg_constraint c
-       WHERE c.contype = 'f' AND c.confrelid = 'merchants'::regclass AND c.conrelid::regclass::text = ANY(?)`,
-      [hotTables],
-    );
-    for (const { tbl, name } of rows) await knex.raw('ALTER TABLE ?? DROP CONSTRAINT ??', [tbl, name]);
+    await keepRowsInsteadOfForeignKeys(knex, 'merchants', hotTables, 'payments, QR codes, transactions, events and idempotency keys name merchants without a foreign key');
   },
 };
