@@ -200,7 +200,7 @@ export function startPayoutWork(runtime: Runtime): () => Promise<void> {
 }
 
 /** Count changes folded into the counters: in every server and worker, whatever WEBHOOK_DISPATCHER says. */
-export const startCountFoldingOf = (runtime: Runtime): (() => Promise<void>) =>
+export const startCountFolding = (runtime: Runtime): (() => Promise<void>) =>
   repeat(countFolder(runtime.db.knex), FOLD_INTERVAL_MS, (error) => runtime.logger.warn({ err: error }, 'folding count changes failed; retrying'));
 
 /** With BANK=scb, every server and worker reconciles live payments with the bank, whatever WEBHOOK_DISPATCHER says. */
@@ -250,7 +250,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const jobs = overrides.backgroundJobs ?? true;
   const stopPayouts = jobs ? startPayoutWork(runtime) : async () => undefined;
   const stopReconciliation = jobs ? startBankReconciliation(runtime) : async () => undefined;
-  const stopFolding = jobs ? startCountFoldingOf(runtime) : async () => undefined;
+  const stopFolding = jobs ? startCountFolding(runtime) : async () => undefined;
   // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);

@@ -1,6 +1,6 @@
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { loadConfig } from './config.js';
-import { openRuntime, runEntryPoint, startBackgroundWork, startBankReconciliation, startCountFoldingOf, startPayoutWork } from './main.js';
+import { openRuntime, runEntryPoint, startBackgroundWork, startBankReconciliation, startCountFolding, startPayoutWork } from './main.js';
 
 /** `npm run worker`: the background jobs (expiry sweeper, webhook dispatcher, payouts, bank reconciliation, count folding) without the API. */
 async function worker(): Promise<void> {
@@ -8,7 +8,7 @@ async function worker(): Promise<void> {
   const stopBackground = startBackgroundWork(runtime);
   const stopPayouts = startPayoutWork(runtime);
   const stopReconciliation = startBankReconciliation(runtime);
-  const stopFolding = startCountFoldingOf(runtime);
+  const stopFolding = startCountFolding(runtime);
   const stop = () => Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding()]);
   // METRICS_PORT: the worker's own series (webhook attempts, backlog, pool); METRICS=on alone has no port to use here.
   const metrics = runtime.metrics && runtime.config.metrics.port !== null ? await startMetricsServer(runtime.metrics, runtime.config.metrics.port, runtime.config.host) : null;

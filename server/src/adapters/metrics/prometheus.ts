@@ -34,6 +34,12 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const hotRoutes = new Counter({
+    name: 'pqr_http_hot_route_requests_total',
+    help: 'Requests to the two hot operations: answered by the hot routes (taken), or passed on to the general routes.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const paymentsCreated = new Counter({ name: 'pqr_payments_created_total', help: 'Payments created, by method.', labelNames: ['method'], registers: [registry] });
   const paymentsCompleted = new Counter({ name: 'pqr_payments_completed_total', help: 'Payments that reached a final state, by status.', labelNames: ['status'], registers: [registry] });
   const webhookAttempts = new Counter({
@@ -77,12 +83,6 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
   for (const method of ['qr', 'card']) paymentsCreated.inc({ method }, 0);
   for (const status of ['succeeded', 'failed', 'expired']) paymentsCompleted.inc({ status }, 0);
   for (const outcome of ['delivered', 'pending', 'failed']) webhookAttempts.inc({ outcome }, 0);
-  const hotRoutes = new Counter({
-    name: 'pqr_http_hot_route_requests_total',
-    help: 'Requests to the two hot operations: answered by the hot routes (taken), or passed on to the general routes.',
-    labelNames: ['outcome'],
-    registers: [registry],
-  });
   for (const outcome of ['applied', 'duplicate', 'unmatched', 'not_listed', 'bank_unreachable', 'rejected']) bankConfirmations.inc({ outcome }, 0);
 
   return {

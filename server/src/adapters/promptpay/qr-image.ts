@@ -1,4 +1,3 @@
-
 export type QrImageFormat = 'png' | 'svg';
 
 const QR_OPTIONS = { errorCorrectionLevel: 'M', margin: 2 } as const;
