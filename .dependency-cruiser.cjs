@@ -53,6 +53,13 @@ module.exports = {
       from: { path: '^sdk/src/' },
       to: { dependencyTypes: ['core'] },
     },
+    {
+      name: 'migrations-are-frozen',
+      comment: 'a migration imports nothing of ours: a changed constant must never change what a fresh database gets',
+      severity: 'error',
+      from: { path: '^server/src/adapters/postgres/migrations/' },
+      to: { path: '^server/src/|^(contract|sdk)/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

@@ -22,7 +22,7 @@ const WARMUP = 3;
 
 /**
  * The transactions a seeding statement added, counted into the counts table at once. The row trigger would append one
- * count change per transaction for the servers' fold to sum later (migration v11_count_changes): the drill turns it
+ * count change per transaction for the servers' fold to sum later (migration 0012_count_changes): the drill turns it
  * off while it seeds and counts each batch itself, one counter row per batch (as scale-events.ts does for events).
  */
 const COUNT_ADDED = `INSERT INTO transaction_counts SELECT merchant_id, type, status, 0, count(*) FROM added GROUP BY 1, 2, 3

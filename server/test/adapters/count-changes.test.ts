@@ -4,7 +4,7 @@ import { countFolder, foldCounts } from '../../src/adapters/postgres/count-foldi
 import { apiClient, type ApiClient } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
-// Migration v11_count_changes: writes append count changes, folds move them into the counters, totals read both;
+// Migration 0012_count_changes: writes append count changes, folds move them into the counters, totals read both;
 // payments are kept by a guard instead of the foreign keys from qr_codes and transactions.
 
 let server: TestServer;

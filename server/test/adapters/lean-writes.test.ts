@@ -4,7 +4,7 @@ import type { EventKind } from '../../src/domain/events.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
-// Migration v11_lean_writes: the guard that lets the hot tables name merchants without a foreign key, and the one
+// Migration 0011_lean_writes: the guard that lets the hot tables name merchants without a foreign key, and the one
 // row-level trigger that counts and fans out events.
 
 let server: TestServer;

@@ -16,7 +16,7 @@ export function manualClock(start = new Date()): Clock & { advance(ms: number): 
 }
 
 /** On PostgreSQL each test server gets a database of its own, so no test can disturb another's rows. */
-async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `pqr_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Moves the count changes writes append (migration v11_count_changes) into the counters: per table ONE statement
+ * Moves the count changes writes append (migration 0012_count_changes) into the counters: per table ONE statement
  * deletes the changes it sees and adds their sums to the counter rows, so a reader of the totals views sees each
  * change exactly once. Concurrent folds (several instances) never fold a change twice: a change one of them deleted
  * is skipped by the other once the first commits. New changes written meanwhile wait for the next fold.

@@ -49,7 +49,7 @@ export const transactionRepository = (db: Db, insert: Insert = insertNow(db)): T
   async list(merchantId, filter, page) {
     const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
     const query = whereCreatedWithin(db('transactions').where(matching), filter);
-    // Without a date range the total is the sum of the maintained counts (migration v11_count_changes), not a count of every row.
+    // Without a date range the total is the sum of the maintained counts (migration 0012_count_changes), not a count of every row.
     const counted = filter.startDate || filter.endDate ? undefined : db('transaction_totals').where(matching).sum<{ n: number | string | null }[]>({ n: 'n' });
     const total = counted?.then((rows) => Number(rows[0]?.n ?? 0));
     return pageOf(db, 'transactions', query, page, toTransaction, total);

@@ -1,14 +1,11 @@
 import type { Knex } from 'knex';
 
 /**
- * Cheaper ways to the same guarantees on the write path of every payment (issue 11).
- * - Transaction counts: each connection adds to a slot of its own (its backend pid), not a random one of 16, so two
- *   connections never wait on one counter row until the other commits. Totals still sum every slot.
+ * v1.1, cheaper write path: each connection adds to a transaction-count slot of its own (its backend pid), not a
+ * random one of 16, so two connections never wait on one counter row until the other commits. Totals sum every slot.
  */
-export const v11HotPath = {
-  name: 'v11_hot_path',
-  async up(knex: Knex): Promise<void> {
-    await knex.raw(`
+export async function up(knex: Knex): Promise<void> {
+  await knex.raw(`
       CREATE OR REPLACE FUNCTION transaction_counts_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
         own_slot smallint := pg_backend_pid() % 64;
@@ -26,5 +23,4 @@ export const v11HotPath = {
         END IF;
         RETURN NULL;
       END $$`);
-  },
-};
+}

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** v1.1, the bank connection: what the bank reported (each transaction once), and which live payments to ask about. */
-export async function bankConnectionTables(knex: Knex): Promise<void> {
+export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('bank_transactions', (t) => {
     t.text('id').primary();
     t.text('bank_transaction_id').notNullable().unique();

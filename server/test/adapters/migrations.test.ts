@@ -1,0 +1,88 @@
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/adapters/postgres/database.js';
+import { migrationNames } from '../../src/adapters/postgres/migrations.js';
+import { freshPostgresDatabase } from '../support/test-server.js';
+
+const v11Database = readFileSync(new URL('../fixtures/v1.1-database.sql', import.meta.url), 'utf8');
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A database the v1.1 release made (the fixture), opened by today's code: it migrates on open. */
+async function openV11Database(): Promise<Database> {
+  if (process.env.DATABASE_URL) {
+    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
+    const client = new pg.Client({ connectionString: fresh.url });
+    await client.connect();
+    await client.query(v11Database);
+    await client.end();
+    const db = await openDatabase({ kind: 'postgres', url: fresh.url });
+    cleanups.push(async () => (await db.close(), await fresh.drop()));
+    return db;
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'pqr-v11-'));
+  const loader = new PGlite(dataDir);
+  await loader.exec(v11Database);
+  await loader.close();
+  const db = await openDatabase({ kind: 'embedded', dataDir });
+  cleanups.push(async () => (await db.close(), rmSync(dataDir, { recursive: true, force: true })));
+  return db;
+}
+
+async function openFreshDatabase(): Promise<Database> {
+  if (process.env.DATABASE_URL) {
+    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
+    const db = await openDatabase({ kind: 'postgres', url: fresh.url });
+    cleanups.push(async () => (await db.close(), await fresh.drop()));
+    return db;
+  }
+  const db = await openDatabase({ kind: 'embedded', dataDir: null });
+  cleanups.push(() => db.close());
+  return db;
+}
+
+const rows = async (knex: Knex, sql: string): Promise<string[]> =>
+  ((await knex.raw<{ rows: { d: string }[] }>(sql)).rows).map((row) => row.d).sort();
+
+/** Everything a migration can make, as the server describes it: tables, columns, constraints, indexes, code. */
+async function schemaOf(knex: Knex): Promise<Record<string, string[]>> {
+  return {
+    columns: await rows(knex, `SELECT concat_ws(' ', table_name, ordinal_position, column_name, data_type, is_nullable, column_default) AS d
+      FROM information_schema.columns WHERE table_schema = 'public'`),
+    constraints: await rows(knex, `SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS d
+      FROM pg_constraint WHERE connamespace = 'public'::regnamespace`),
+    indexes: await rows(knex, `SELECT indexdef AS d FROM pg_indexes WHERE schemaname = 'public'`),
+    triggers: await rows(knex, 'SELECT pg_get_triggerdef(oid) AS d FROM pg_trigger WHERE NOT tgisinternal'),
+    functions: await rows(knex, `SELECT pg_get_functiondef(oid) AS d FROM pg_proc WHERE pronamespace = 'public'::regnamespace`),
+    views: await rows(knex, `SELECT viewname || ' ' || definition AS d FROM pg_views WHERE schemaname = 'public'`),
+    sequences: await rows(knex, `SELECT sequence_name || ' ' || data_type AS d FROM information_schema.sequences WHERE sequence_schema = 'public'`),
+    migrations: await rows(knex, 'SELECT name AS d FROM knex_migrations'),
+  };
+}
+
+describe('migrations', () => {
+  it('are one file each, applied in file order, and a fresh database records every one', async () => {
+    const names = migrationNames();
+    expect(names.slice(0, 12)).toEqual([
+      '0001_payments', '0002_webhooks', '0003_transaction_counts', '0004_events_fan_out', '0005_balance', '0006_bank_connection',
+      '0007_webhooks_self_service', '0008_api_keys', '0009_checkout', '0010_hot_path', '0011_lean_writes', '0012_count_changes',
+    ]);
+    expect(names.map((name) => Number(name.slice(0, 4)))).toEqual(names.map((_, i) => i + 1));
+    const fresh = await openFreshDatabase();
+    expect((await schemaOf(fresh.knex)).migrations).toEqual([...names].sort());
+  });
+
+  it('bring a database made by the v1.1 release to exactly the schema of a fresh one', async () => {
+    const [fresh, upgraded] = await Promise.all([openFreshDatabase(), openV11Database()]);
+    const [want, got] = await Promise.all([schemaOf(fresh.knex), schemaOf(upgraded.knex)]);
+    expect(want.functions.length).toBeGreaterThan(5);
+    expect(got).toEqual(want);
+  });
+});
