@@ -1,4 +1,4 @@
-import { deltaOf, feesOn, mature, type BalanceTotals, type LedgerEntry } from '../domain/balance.js';
+import { deltaOf, feesOn, giveBackRefund, mature, refundShortfall, takeForRefund, type BalanceChange, type BalanceTotals, type Draw, type LedgerEntry } from '../domain/balance.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import type { Payment } from '../domain/payment.js';
@@ -60,14 +60,43 @@ export async function settleMaturedCredits(s: Services, batchSize = 100): Promis
   return merchants.length;
 }
 
-/** Money leaves a locked balance: `after` is what the domain decided it becomes. */
-export async function debit(tx: Repositories, s: Services, before: BalanceTotals, after: BalanceTotals, entry: NewEntry): Promise<void> {
-  if (await tx.balances.append(entryNow(s, entry), true)) await tx.balances.adjust(entry.merchantId, deltaOf(before, after));
+/**
+ * Locks the balance and decides what a refund of `amount` takes from it: the payment's own pending credit, then
+ * `available`, then other pending credits, latest-maturing first (only as many are read as the refund needs).
+ */
+export async function drawForRefund(tx: Repositories, s: Services, merchantId: string, paymentId: string, amount: number): Promise<BalanceChange> {
+  const before = await lockBalance(tx, s, merchantId);
+  const own = await tx.balances.pendingCreditOf(paymentId);
+  const shortfall = refundShortfall(before, amount, own);
+  const others = shortfall > 0 ? await tx.balances.pendingCreditsLatestFirst(merchantId, shortfall, own?.id ?? null) : [];
+  return takeForRefund(before, amount, own, others);
 }
 
-/** Money comes back (a failed withdrawal or live refund) to `available`, once. */
+/** Appends the entry to a locked balance and, only if it is new, its draws and the change the domain decided. */
+async function applyOnce(tx: Repositories, s: Services, before: BalanceTotals, after: BalanceTotals, entry: NewEntry, draws: readonly Draw[]): Promise<void> {
+  const recorded = entryNow(s, entry);
+  if (!(await tx.balances.append(recorded, true))) return;
+  await tx.balances.recordDraws(recorded.id, draws);
+  await tx.balances.adjust(entry.merchantId, deltaOf(before, after));
+}
+
+/** Money leaves a locked balance: `after` is what the domain decided it becomes, `draws` which pending credits gave. */
+export const debit = (tx: Repositories, s: Services, before: BalanceTotals, after: BalanceTotals, entry: NewEntry, draws: readonly Draw[] = []): Promise<void> =>
+  applyOnce(tx, s, before, after, entry, draws);
+
+/** A failed withdrawal's money comes back to `available`, once: it was taken from there. */
 export async function giveBack(tx: Repositories, s: Services, entry: NewEntry): Promise<void> {
   if (await tx.balances.append(entryNow(s, entry), true)) await tx.balances.adjust(entry.merchantId, { available: entry.amount, pending: 0 });
+}
+
+/**
+ * A failed live refund gives back what it took, once: to the pending credits it drew on that are still pending
+ * (so that money waits out its own delay again), the rest to `available`.
+ */
+export async function returnRefundToBalance(tx: Repositories, s: Services, entry: NewEntry): Promise<void> {
+  const before = await lockBalance(tx, s, entry.merchantId);
+  const { after, draws } = giveBackRefund(before, entry.amount, await tx.balances.drawsOfRefund(entry.sourceId));
+  await applyOnce(tx, s, before, after, entry, draws);
 }
 
 /** The balance as of now, from the running totals and the few credits still waiting out their delay. */

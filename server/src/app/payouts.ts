@@ -5,7 +5,7 @@ import { canMove, type Failure } from '../domain/withdrawal.js';
 import type { RefundPayout } from '../ports/ledger.js';
 import type { PayoutTransfer } from '../ports/payout-rail.js';
 import type { Repositories } from '../ports/repositories.js';
-import { giveBack } from './ledger.js';
+import { returnRefundToBalance } from './ledger.js';
 import type { Services } from './services.js';
 import { moveWithdrawalTo, transferOf } from './withdrawals.js';
 
@@ -85,7 +85,7 @@ async function settleRefundPayout(tx: Repositories, s: Services, payout: RefundP
     const restored = revertRefund(payment, refund.amount, now);
     await tx.payments.update(restored);
     await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(restored));
-    await giveBack(tx, s, { merchantId: refund.merchantId, type: 'refund_reversal', amount: refund.amount, sourceId: refund.id });
+    await returnRefundToBalance(tx, s, { merchantId: refund.merchantId, type: 'refund_reversal', amount: refund.amount, sourceId: refund.id });
   }
   await tx.events.record(refundEvent(s.ids.next('event'), refund, payment, now));
 }

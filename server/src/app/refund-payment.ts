@@ -1,4 +1,3 @@
-import { takeForRefund } from '../domain/balance.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { refundEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
@@ -7,7 +6,7 @@ import { bankCodeOf, type PayoutAccount } from '../domain/payout-account.js';
 import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refund.js';
 import { paymentTransactionState } from '../domain/transaction.js';
 import type { Repositories } from '../ports/repositories.js';
-import { debit, lockBalance } from './ledger.js';
+import { debit, drawForRefund } from './ledger.js';
 import type { Services } from './services.js';
 
 export interface RefundRequest {
@@ -38,8 +37,7 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
   if (!payment) throw notFound('payment_not_found', request.paymentId);
   const amount = refundAmountFor(payment, request.amount);
   const payoutTo = merchant.mode === 'live' ? payerAccountOf(payment) : null;
-  const before = await lockBalance(tx, s, merchant.id);
-  const after = takeForRefund(before, amount);
+  const { before, after, draws } = await drawForRefund(tx, s, merchant.id, payment.id, amount);
   const now = s.clock.now();
   const pending: Refund = {
     id: s.ids.next('refund'),
@@ -70,7 +68,7 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
       currency: refund.currency,
       createdAt: now,
     });
-    await debit(tx, s, before, after, { merchantId: merchant.id, type: 'refund', amount: -amount, sourceId: refund.id });
+    await debit(tx, s, before, after, { merchantId: merchant.id, type: 'refund', amount: -amount, sourceId: refund.id }, draws);
   }
   if (refund.status !== 'pending') await tx.events.record(refundEvent(s.ids.next('event'), refund, payment, now));
   return refund;

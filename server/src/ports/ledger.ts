@@ -1,4 +1,4 @@
-import type { BalanceTotals, LedgerEntry, LedgerEntryType } from '../domain/balance.js';
+import type { BalanceTotals, Draw, DrawMade, LedgerEntry, LedgerEntryType, PendingCredit } from '../domain/balance.js';
 import type { Mode } from '../domain/merchant.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
@@ -13,7 +13,7 @@ export interface LedgerFilter extends DateRange {
 export interface BalanceRepository {
   /** The merchant's totals, locked until the transaction ends (the row is made on first use). */
   lock(merchantId: string): Promise<BalanceTotals>;
-  /** The stored totals and the net of pending entries matured by `now`, read together without a lock. */
+  /** The stored totals and what is left of the pending credits matured by `now` (net less draws), read together without a lock. */
   read(merchantId: string, now: Date): Promise<{ totals: BalanceTotals; maturedNet: number }>;
   /** Adds to the running totals (a credit needs no lock: concurrent increments commute). */
   adjust(merchantId: string, delta: BalanceTotals): Promise<void>;
@@ -21,8 +21,16 @@ export interface BalanceRepository {
   append(entry: LedgerEntry, settled: boolean): Promise<boolean>;
   /** Merchants with pending entries whose `available_on` has passed (found in the partial index of unsettled entries). */
   merchantsWithMatured(now: Date, limit: number): Promise<string[]>;
-  /** Marks pending entries whose `available_on` has passed settled, and answers their net. */
+  /** Marks pending credits whose `available_on` has passed settled, and answers what is left of them (net less draws). */
   settleMatured(merchantId: string, now: Date): Promise<number>;
+  /** The payment's credit while it is not settled yet, with what draws left of it (call with the balance locked and matured). */
+  pendingCreditOf(paymentId: string): Promise<PendingCredit | null>;
+  /** The merchant's other unsettled credits with something left, latest-maturing first, as many as cover `atLeast`. */
+  pendingCreditsLatestFirst(merchantId: string, atLeast: number, exceptCreditId: string | null): Promise<PendingCredit[]>;
+  /** Records which credits a ledger entry drew on (or gave back to), in the entry's transaction. */
+  recordDraws(entryId: string, draws: readonly Draw[]): Promise<void>;
+  /** What a refund drew from pending credits, and whether each credit is still unsettled. */
+  drawsOfRefund(refundId: string): Promise<DrawMade[]>;
   /** Links the settled entries no withdrawal paid out yet to this one; `unlinkWithdrawal` undoes it when it fails. */
   linkToWithdrawal(merchantId: string, withdrawalId: string): Promise<void>;
   unlinkWithdrawal(withdrawalId: string): Promise<void>;

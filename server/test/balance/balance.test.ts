@@ -157,7 +157,7 @@ describe('refunds take from the balance', () => {
     expect(await balanceOf(api)).toEqual({ available: 0, pending: 0 });
   });
 
-  it('takes from available first, then pending', async () => {
+  it('takes from the refunded payment’s own pending credit first, which then matures smaller', async () => {
     const clock = manualClock();
     const delayed = await startTestServer({ clock, env: { SETTLEMENT_DELAY: '1h' } });
     try {
@@ -167,9 +167,9 @@ describe('refunds take from the balance', () => {
       const second = await paid(api, 8000);
       expect(await balanceOf(api)).toEqual({ available: 10_000, pending: 8000 });
       expect((await api.post('/Thai/v1/refunds', { payment_id: second, amount: 8000 })).status).toBe(200);
-      expect(await balanceOf(api)).toEqual({ available: 2000, pending: 8000 });
+      expect(await balanceOf(api)).toEqual({ available: 10_000, pending: 0 });
       expect((await api.post('/Thai/v1/refunds', { payment_id: second, amount: 1 })).status).toBe(422); // fully refunded already
-      // The pending money matures, less what refunds took from pending: nothing is counted twice.
+      // The refunded credit matures empty: nothing is counted twice.
       clock.advance(60 * 60 * 1000);
       expect(await balanceOf(api)).toEqual({ available: 10_000, pending: 0 });
     } finally {

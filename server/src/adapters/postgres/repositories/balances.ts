@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../../../domain/balance.js';
+import type { LedgerEntry, PendingCredit } from '../../../domain/balance.js';
 import type { BalanceRepository } from '../../../ports/ledger.js';
 import { definedOnly, pageOf, whereCreatedWithin, type Db } from './query.js';
 
@@ -33,6 +33,17 @@ const toEntry = (row: EntryRow): LedgerEntry => ({
   createdAt: row.created_at,
 });
 
+/** What draws left of a credit's net (draws are few: only refunds that reached into pending make them). */
+const leftOf = (credit: string) => `${credit}.net - coalesce((SELECT sum(d.amount) FROM balance_draws d WHERE d.credit_id = ${credit}.id), 0)`;
+
+interface CreditRow {
+  id: string;
+  available_on: Date;
+  remaining: number | string;
+}
+const toCredit = (row: CreditRow): PendingCredit => ({ id: row.id, availableOn: row.available_on, remaining: Number(row.remaining) });
+const CREDIT_PAGE = 100;
+
 const totalsOf = (row: { available: number | string; pending: number | string } | undefined) => ({
   available: Number(row?.available ?? 0),
   pending: Number(row?.pending ?? 0),
@@ -52,7 +63,7 @@ export const balanceRepository = (db: Db): BalanceRepository => ({
     // One statement, so the totals and the matured entries come from the same snapshot.
     const { rows } = await db.raw(
       `SELECT b.available, b.pending,
-         (SELECT coalesce(sum(net), 0) FROM balance_transactions WHERE merchant_id = ? AND NOT settled AND available_on <= ?) AS matured
+         (SELECT coalesce(sum(${leftOf('c')}), 0) FROM balance_transactions c WHERE c.merchant_id = ? AND NOT c.settled AND c.available_on <= ?) AS matured
        FROM (SELECT 1) one LEFT JOIN balances b ON b.merchant_id = ?`,
       [merchantId, now, merchantId],
     );
@@ -87,11 +98,60 @@ export const balanceRepository = (db: Db): BalanceRepository => ({
     const { rows } = await db.raw(
       `WITH matured AS (
          UPDATE balance_transactions SET settled = true
-         WHERE merchant_id = ? AND NOT settled AND available_on <= ? RETURNING net)
-       SELECT coalesce(sum(net), 0) AS net FROM matured`,
+         WHERE merchant_id = ? AND NOT settled AND available_on <= ? RETURNING id, net)
+       SELECT coalesce(sum(${leftOf('m')}), 0) AS net FROM matured m`,
       [merchantId, now],
     );
     return Number(rows[0]?.net ?? 0);
+  },
+  async pendingCreditOf(paymentId) {
+    const { rows } = await db.raw(
+      `SELECT c.id, c.available_on, ${leftOf('c')} AS remaining FROM balance_transactions c
+       WHERE c.source_id = ? AND c.type = 'payment' AND NOT c.settled`,
+      [paymentId],
+    );
+    return rows[0] ? toCredit(rows[0]) : null;
+  },
+  async pendingCreditsLatestFirst(merchantId, atLeast, exceptCreditId) {
+    // Pages down the partial index of unsettled entries from the latest, so a refund reads only the credits it takes from.
+    const credits: PendingCredit[] = [];
+    let covered = 0;
+    let after: PendingCredit | undefined;
+    while (covered < atLeast) {
+      const { rows } = await db.raw(
+        `SELECT c.id, c.available_on, ${leftOf('c')} AS remaining FROM balance_transactions c
+         WHERE c.merchant_id = ? AND NOT c.settled AND c.type = 'payment' AND c.id <> ?
+           ${after ? 'AND (c.available_on, c.id COLLATE "C") < (?, ?)' : ''}
+         ORDER BY c.available_on DESC, c.id COLLATE "C" DESC LIMIT ${CREDIT_PAGE}`,
+        [merchantId, exceptCreditId ?? '', ...(after ? [after.availableOn, after.id] : [])],
+      );
+      const page = (rows as CreditRow[]).map(toCredit);
+      for (const credit of page.filter((c) => c.remaining > 0)) {
+        if (covered >= atLeast) break;
+        credits.push(credit);
+        covered += credit.remaining;
+      }
+      if (page.length < CREDIT_PAGE) break;
+      after = page[page.length - 1];
+    }
+    return credits;
+  },
+  async recordDraws(entryId, draws) {
+    if (draws.length === 0) return;
+    await db('balance_draws').insert(draws.map((d) => ({ entry_id: entryId, credit_id: d.creditId, amount: d.amount })));
+  },
+  async drawsOfRefund(refundId) {
+    const { rows } = await db.raw(
+      `SELECT d.credit_id, d.amount, NOT c.settled AS still_pending FROM balance_transactions e
+         JOIN balance_draws d ON d.entry_id = e.id JOIN balance_transactions c ON c.id = d.credit_id
+       WHERE e.source_id = ? AND e.type = 'refund'`,
+      [refundId],
+    );
+    return (rows as { credit_id: string; amount: number | string; still_pending: boolean }[]).map((r) => ({
+      creditId: r.credit_id,
+      amount: Number(r.amount),
+      stillPending: r.still_pending,
+    }));
   },
   async linkToWithdrawal(merchantId, withdrawalId) {
     await db('balance_transactions').where({ merchant_id: merchantId, settled: true }).whereNull('withdrawal_id').update({ withdrawal_id: withdrawalId });
