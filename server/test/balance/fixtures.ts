@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { expect } from 'vitest';
 import type { ApiClient } from '../support/http.js';
 import { eventually } from '../support/receiver.js';
@@ -37,3 +38,46 @@ export const finalStatus = (api: ApiClient, withdrawalId: string) =>
     const res = await api.get(`/Thai/v1/withdrawals/${withdrawalId}`);
     return ['succeeded', 'failed'].includes(res.body.status) ? res.body : null;
   }, `withdrawal ${withdrawalId} to settle`);
+
+/**
+ * The invariant from what the database recorded: a credit whose available_on has passed is available less what
+ * refunds drew from it while pending; every other entry moves `available` except the part recorded as a draw.
+ */
+export async function balanceFromRecordedDraws(knex: Knex, merchantId: string, now: number): Promise<{ available: number; pending: number; sum: number }> {
+  const entries: { id: string; type: string; net: string | number; available_on: Date; created_at: Date }[] = await knex('balance_transactions')
+    .where({ merchant_id: merchantId })
+    .select('id', 'type', 'net', 'available_on', 'created_at');
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const draws: { entry_id: string; credit_id: string; amount: string | number }[] = entries.length
+    ? await knex('balance_draws').whereIn('credit_id', entries.map((e) => e.id)).select('entry_id', 'credit_id', 'amount')
+    : [];
+  const drawnFrom = new Map<string, number>();
+  const drawnBy = new Map<string, number>();
+  for (const d of draws) {
+    const entry = byId.get(d.entry_id)!;
+    const credit = byId.get(d.credit_id)!;
+    expect(credit.type).toBe('payment');
+    expect(['refund', 'refund_reversal']).toContain(entry.type);
+    // A draw on pending was made while its credit was still pending.
+    expect(entry.created_at.getTime()).toBeLessThan(credit.available_on.getTime());
+    drawnFrom.set(d.credit_id, (drawnFrom.get(d.credit_id) ?? 0) + Number(d.amount));
+    drawnBy.set(d.entry_id, (drawnBy.get(d.entry_id) ?? 0) + Number(d.amount));
+  }
+  let available = 0;
+  let pending = 0;
+  let sum = 0;
+  for (const e of entries) {
+    const net = Number(e.net);
+    sum += net;
+    if (e.type !== 'payment') {
+      available += net + (drawnBy.get(e.id) ?? 0);
+      continue;
+    }
+    const left = net - (drawnFrom.get(e.id) ?? 0);
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(left).toBeLessThanOrEqual(net);
+    if (e.available_on.getTime() <= now) available += left;
+    else pending += left;
+  }
+  return { available, pending, sum };
+}

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleMaturedCredits } from '../../src/app/ledger.js';
 import { saveNewPayment } from '../../src/app/payment-state.js';
 import { runPayoutCommand } from '../../src/cli-payouts.js';
 import type { Payment } from '../../src/domain/payment.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
-import { balanceOf, paid, payoutAccount } from './fixtures.js';
+import { balanceFromRecordedDraws, balanceOf, paid, payoutAccount } from './fixtures.js';
 
 const DELAY_MS = 40_000;
 const clock = manualClock();
@@ -106,6 +107,27 @@ describe('no money becomes available before its own payment has waited out SETTL
     clock.advance(DELAY_MS);
     await operator('withdrawals', 'mark', late.body.refund_id, '--failed', 'account_closed');
     expect(await balanceOf(api)).toEqual({ available: 17_000, pending: 0 });
+  });
+  it('refunds, payments, withdrawals and the settling worker at once keep every draw and total consistent (PostgreSQL: many connections)', async () => {
+    const merchant = await server.merchant({ payoutAccount });
+    const api = apiClient(server.url, merchant);
+    const early = await Promise.all(Array.from({ length: 6 }, () => paid(api, 10_000)));
+    clock.advance(DELAY_MS / 2);
+    const later = await Promise.all(Array.from({ length: 6 }, () => paid(api, 10_000)));
+    clock.advance(DELAY_MS / 2); // the early credits have matured (none settled yet), the later ones have not
+    const [refunds, withdrawals] = await Promise.all([
+      Promise.all([...later.map((id) => api.post('/Thai/v1/refunds', { payment_id: id, amount: 4000 })), ...early.slice(0, 3).map((id) => api.post('/Thai/v1/refunds', { payment_id: id }))]),
+      Promise.all(Array.from({ length: 4 }, () => api.post('/Thai/v1/withdrawals', { amount: 5000 }))),
+      Promise.all(Array.from({ length: 3 }, () => paid(api, 2000))),
+      Promise.all(Array.from({ length: 3 }, () => settleMaturedCredits(server.running.runtime.services))),
+    ]);
+    // Everything fits whatever the order: the refunds of later payments draw on their own credits only.
+    expect([...refunds, ...withdrawals].map((r) => r.status)).toEqual(Array(13).fill(200));
+    const recorded = await balanceFromRecordedDraws(server.running.runtime.db.knex, merchant.id, clock.now().getTime());
+    expect(recorded).toEqual({ available: 6 * 10_000 - 3 * 10_000 - 4 * 5000, pending: 6 * 6000 + 3 * 2000, sum: recorded.available + recorded.pending });
+    expect(await balanceOf(api)).toEqual({ available: recorded.available, pending: recorded.pending });
+    clock.advance(DELAY_MS);
+    expect(await balanceOf(api)).toEqual({ available: recorded.available + recorded.pending, pending: 0 });
   });
 });
 

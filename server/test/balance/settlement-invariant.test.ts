@@ -8,7 +8,7 @@ import { advanceSandboxPayouts } from '../../src/app/withdrawals.js';
 import type { Payment } from '../../src/domain/payment.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
-import { balanceOf, closedAccount, paid, payoutAccount } from './fixtures.js';
+import { balanceFromRecordedDraws, balanceOf, closedAccount, paid, payoutAccount } from './fixtures.js';
 
 /**
  * "No money becomes available before its own payment's SETTLEMENT_DELAY has passed", checked after every step of
@@ -128,51 +128,6 @@ class Model {
   }
 }
 
-const knex = () => server.running.runtime.db.knex;
-
-/**
- * The invariant from what the database recorded: a credit whose available_on has passed is available less what
- * refunds drew from it while pending; every other entry moves `available` except the part recorded as a draw.
- */
-async function fromRecordedDraws(merchantId: string, now: number) {
-  const entries: { id: string; type: string; net: string | number; available_on: Date; created_at: Date }[] = await knex()('balance_transactions')
-    .where({ merchant_id: merchantId })
-    .select('id', 'type', 'net', 'available_on', 'created_at');
-  const byId = new Map(entries.map((e) => [e.id, e]));
-  const draws: { entry_id: string; credit_id: string; amount: string | number }[] = entries.length
-    ? await knex()('balance_draws').whereIn('credit_id', entries.map((e) => e.id)).select('entry_id', 'credit_id', 'amount')
-    : [];
-  const drawnFrom = new Map<string, number>();
-  const drawnBy = new Map<string, number>();
-  for (const d of draws) {
-    const entry = byId.get(d.entry_id)!;
-    const credit = byId.get(d.credit_id)!;
-    expect(credit.type).toBe('payment');
-    expect(['refund', 'refund_reversal']).toContain(entry.type);
-    // A draw on pending was made while its credit was still pending.
-    expect(entry.created_at.getTime()).toBeLessThan(credit.available_on.getTime());
-    drawnFrom.set(d.credit_id, (drawnFrom.get(d.credit_id) ?? 0) + Number(d.amount));
-    drawnBy.set(d.entry_id, (drawnBy.get(d.entry_id) ?? 0) + Number(d.amount));
-  }
-  let available = 0;
-  let pending = 0;
-  let sum = 0;
-  for (const e of entries) {
-    const net = Number(e.net);
-    sum += net;
-    if (e.type !== 'payment') {
-      available += net + (drawnBy.get(e.id) ?? 0);
-      continue;
-    }
-    const left = net - (drawnFrom.get(e.id) ?? 0);
-    expect(left).toBeGreaterThanOrEqual(0);
-    expect(left).toBeLessThanOrEqual(net);
-    if (e.available_on.getTime() <= now) available += left;
-    else pending += left;
-  }
-  return { available, pending, sum };
-}
-
 const services = () => server.running.runtime.services;
 
 /** A live payment as the bank connection records it once the bank confirmed it. */
@@ -284,7 +239,7 @@ async function run(mode: 'test' | 'live', feeBps: number, steps: Step[]): Promis
     // Exactly what the rule allows (the rule asks for "at most"; equality is the stronger check), from the test's own model...
     expect(balance, `after ${JSON.stringify(next)}`).toEqual({ available: model.available, pending: model.pending });
     // ...and from the draws the database recorded; the ledger's nets sum to the balance.
-    const recorded = await fromRecordedDraws(merchant.id, now());
+    const recorded = await balanceFromRecordedDraws(server.running.runtime.db.knex, merchant.id, now());
     expect(balance.available).toBeLessThanOrEqual(recorded.available);
     expect(balance).toEqual({ available: recorded.available, pending: recorded.pending });
     expect(recorded.sum).toBe(balance.available + balance.pending);

@@ -63,9 +63,11 @@ export const balanceRepository = (db: Db): BalanceRepository => ({
     // One statement, so the totals and the matured entries come from the same snapshot.
     const { rows } = await db.raw(
       `SELECT b.available, b.pending,
-         (SELECT coalesce(sum(${leftOf('c')}), 0) FROM balance_transactions c WHERE c.merchant_id = ? AND NOT c.settled AND c.available_on <= ?) AS matured
+         (SELECT coalesce(sum(net), 0) FROM balance_transactions WHERE merchant_id = ? AND NOT settled AND available_on <= ?)
+         - (SELECT coalesce(sum(d.amount), 0) FROM balance_transactions c JOIN balance_draws d ON d.credit_id = c.id
+            WHERE c.merchant_id = ? AND NOT c.settled AND c.available_on <= ?) AS matured
        FROM (SELECT 1) one LEFT JOIN balances b ON b.merchant_id = ?`,
-      [merchantId, now, merchantId],
+      [merchantId, now, merchantId, now, merchantId],
     );
     return { totals: totalsOf(rows[0]), maturedNet: Number(rows[0]?.matured ?? 0) };
   },
@@ -99,7 +101,8 @@ export const balanceRepository = (db: Db): BalanceRepository => ({
       `WITH matured AS (
          UPDATE balance_transactions SET settled = true
          WHERE merchant_id = ? AND NOT settled AND available_on <= ? RETURNING id, net)
-       SELECT coalesce(sum(${leftOf('m')}), 0) AS net FROM matured m`,
+       SELECT (SELECT coalesce(sum(net), 0) FROM matured)
+         - (SELECT coalesce(sum(d.amount), 0) FROM matured m JOIN balance_draws d ON d.credit_id = m.id) AS net`,
       [merchantId, now],
     );
     return Number(rows[0]?.net ?? 0);
