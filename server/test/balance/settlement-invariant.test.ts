@@ -13,8 +13,9 @@ import { balanceFromRecordedDraws, balanceOf, closedAccount, paid, payoutAccount
 /**
  * "No money becomes available before its own payment's SETTLEMENT_DELAY has passed", checked after every step of
  * random interleavings of payments, refunds, withdrawals, failed transfers, the settling worker and clock steps.
- * The default 50 runs keep the file short; INVARIANT_RUNS raises it. Run once with INVARIANT_RUNS=2000 (2 000 runs,
- * 30 000+ steps over HTTP on PGlite): passed.
+ * The default 50 runs keep the file short; INVARIANT_RUNS raises it. INVARIANT_RUNS=2000 over HTTP on PGlite (47 349
+ * steps, 4 914 draws on pending, 665 give-backs to pending credits; 13 minutes on a shared 2-core machine) and
+ * INVARIANT_RUNS=1000 on PostgreSQL (23 468 steps): passed.
  */
 const RUNS = Number(process.env.INVARIANT_RUNS ?? 50);
 const DELAY_MS = 40_000;
