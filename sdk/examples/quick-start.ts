@@ -2,7 +2,7 @@ import { PaymentQrClient } from '@payment-qr/sdk';
 
 const client = new PaymentQrClient({
   apiKey: process.env.PAYMENT_QR_API_KEY!, // sk_test_... printed by `npm start` or `npm run cli -- merchants create`
-  baseUrl: process.env.PAYMENT_QR_BASE_URL, // default http://127.0.0.1:3000
+  baseUrl: process.env.PAYMENT_QR_BASE_URL!, // where your service runs, e.g. https://payment-qr.example.com
 });
 
 // 1. A QR code for 1,500.00 THB. Amounts are integers in satang: 1 THB = 100 satang.
