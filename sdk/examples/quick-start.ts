@@ -22,7 +22,7 @@ if (process.env.PAYMENT_QR_API_KEY?.startsWith('sk_test_')) {
   await client.testHelpers.succeed(qrCode.payment_id);
 }
 
-// 3. Wait for the payment. Webhooks tell you first; polling is the backup.
+// 3. Wait for the payment. Webhooks tell you first; polling is the backup. Still pending after 5 minutes: WaitTimeoutError.
 const payment = await client.payments.waitForCompletion(qrCode.payment_id, { timeoutMs: 5 * 60_000 });
 console.log(`Payment ${payment.payment_id} is ${payment.status}`); // succeeded, failed or expired
 

@@ -10,6 +10,7 @@ import {
   type QrCode,
   type Refund,
   type Transaction,
+  type WaitTimeoutError,
   type Webhook,
   type WebhookDelivery,
   type WebhookEvent,
@@ -84,6 +85,9 @@ export async function resultsAreTheContractTypes(): Promise<void> {
   expectTypeOf(client.webhooks.deliveries('wh_1')).toEqualTypeOf<PageIterable<WebhookDelivery>>();
   expectTypeOf(client.webhooks.verify('{}', {}, 'whsec_x')).toEqualTypeOf<WebhookEvent>();
   expectTypeOf<PaymentQrError['code']>().toExtend<string>();
+  expectTypeOf<WaitTimeoutError>().toExtend<PaymentQrError>();
+  expectTypeOf<WaitTimeoutError['paymentId']>().toEqualTypeOf<string>();
+  expectTypeOf<WaitTimeoutError['lastStatus']>().toEqualTypeOf<Payment['status']>();
 
   for await (const transaction of client.transactions.list({ status: 'succeeded' })) {
     expectTypeOf(transaction).toEqualTypeOf<Transaction>();
