@@ -31,6 +31,7 @@ import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
+import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
 import { repeat } from './adapters/system/repeat.js';
@@ -324,7 +325,9 @@ async function greetLive(running: RunningServer, base: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const running = await startServer(loadConfig());
+  const config = loadConfig();
+  if (config.webConcurrency > 1 && !isClusterWorker()) return superviseServers(config.webConcurrency, createLogger(config));
+  const running = await startServer(config);
   await greet(running);
   const shutdown = async (signal: string) => {
     running.runtime.logger.info({ signal }, 'shutting down');
