@@ -5,6 +5,7 @@ import { printUnmatchedBankTransactions } from './cli-bank.js';
 import { ApiKeyAdminError } from './app/api-keys.js';
 import { checkKeysCommand, KEYS_USAGE, runKeysCommand } from './cli-keys.js';
 import { ConfigError, loadConfig } from './config.js';
+import { displayNameProblem } from './domain/display-name.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
 import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
@@ -15,6 +16,7 @@ const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-i
 ${PAYOUT_USAGE}
 ${KEYS_USAGE}
 
+  --name          the merchant's name: at most 100 characters, no control characters (as --account-name)
   --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
   --live          issue a live key (sk_live_...); needs a PromptPay or biller id
@@ -78,7 +80,9 @@ async function cli(): Promise<void> {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
   }
-  if (!values.name?.trim()) throw new ConfigError('--name is required.');
+  if (values.name === undefined) throw new ConfigError('--name is required.');
+  const nameProblem = displayNameProblem(values.name);
+  if (nameProblem) throw new ConfigError(`--name ${nameProblem}.`);
   const account = accountFrom(values);
   const payout = { payoutAccount: payoutAccountFrom(values), feeBps: feeBpsFrom(values['fee-bps']) ?? 0 };
   const runtime = await openRuntime(loadConfig(), {});
