@@ -32,13 +32,14 @@ async function admin(sql: string): Promise<void> {
   await client.end();
 }
 
-/** The operator's CLI against a private data directory, or a scratch PostgreSQL database when DATABASE_URL is set. */
-export async function operatorCli(prefix: string): Promise<OperatorCli> {
+/** The operator's CLI against a private data directory, or a scratch PostgreSQL database when DATABASE_URL is set (unless `embedded`). */
+export async function operatorCli(prefix: string, options: { embedded?: boolean } = {}): Promise<OperatorCli> {
   const env: Record<string, string> = { DATA_DIR: join(mkdtempSync(join(tmpdir(), prefix)), 'pglite'), DATABASE_URL: '' };
   const scratch = `pqr_test_cli_${randomBytes(5).toString('hex')}`;
-  if (process.env.DATABASE_URL) {
+  const postgres = Boolean(process.env.DATABASE_URL) && !options.embedded;
+  if (postgres) {
     await admin(`CREATE DATABASE ${scratch}`);
-    const url = new URL(process.env.DATABASE_URL);
+    const url = new URL(process.env.DATABASE_URL!);
     url.pathname = `/${scratch}`;
     env.DATABASE_URL = url.toString();
   }
@@ -51,7 +52,7 @@ export async function operatorCli(prefix: string): Promise<OperatorCli> {
     run: runCli,
     exit: (args, extra) => runCli(args, extra).catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr })),
     async drop() {
-      if (process.env.DATABASE_URL) await admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+      if (postgres) await admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
     },
   };
 }
