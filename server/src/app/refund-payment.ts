@@ -3,7 +3,8 @@ import { DomainError, notFound } from '../domain/errors.js';
 import { refundEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Payment } from '../domain/payment.js';
-import { bankCodeOf, type PayoutAccount } from '../domain/payout-account.js';
+import type { PayoutAccount } from '../domain/payout-account.js';
+import { refundDestinationOf } from '../domain/refund-destination.js';
 import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refund.js';
 import { paymentTransactionState } from '../domain/transaction.js';
 import type { Repositories } from '../ports/repositories.js';
@@ -16,16 +17,11 @@ export interface RefundRequest {
   reason?: string;
 }
 
-/** A live refund goes back to the account the payer paid from, as the bank reported it at confirmation. */
-function payerAccountOf(payment: Payment): PayoutAccount {
-  const bankCode = payment.clientBankName ? bankCodeOf(payment.clientBankName) : null;
-  if (!payment.clientBankAccount || !bankCode) {
-    throw new DomainError(
-      'payment_not_refundable',
-      `Payment ${payment.id} cannot be refunded through the API: the payer's bank account is unknown (the bank did not report it), so there is nowhere to send the money.`,
-    );
-  }
-  return { bankCode, accountNumber: payment.clientBankAccount, accountName: payment.clientName ?? '' };
+/** A live refund goes back to the account the payer paid from, as the bank listed it with the payment's transaction. */
+async function payerAccountOf(tx: Repositories, payment: Payment): Promise<PayoutAccount> {
+  const destination = refundDestinationOf(await tx.bankTransactions.settlingTransactionOf(payment.id));
+  if ('refused' in destination) throw new DomainError('payment_not_refundable', `Payment ${payment.id} cannot be refunded through the API: ${destination.refused}.`);
+  return destination.account;
 }
 
 /**
@@ -37,7 +33,7 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
   const payment = await tx.payments.findById(merchant.id, request.paymentId, { lock: true });
   if (!payment) throw notFound('payment_not_found', request.paymentId);
   const amount = refundAmountFor(payment, request.amount);
-  const payoutTo = merchant.mode === 'live' ? payerAccountOf(payment) : null;
+  const payoutTo = merchant.mode === 'live' ? await payerAccountOf(tx, payment) : null;
   const before = await lockBalance(tx, s, merchant.id);
   const after = takeForRefund(before, amount);
   const now = s.clock.now();
