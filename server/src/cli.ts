@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createMerchant } from './app/merchants.js';
 import { printUnmatchedBankTransactions } from './cli-bank.js';
@@ -16,6 +15,7 @@ ${PAYOUT_USAGE}
 ${KEYS_USAGE}
 
   --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
+                  (without it, a test merchant's QR codes name a PromptPay id no bank can hold)
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
   --live          issue a live key (sk_live_...); needs a PromptPay or biller id
   --json          print {"merchant_id", "api_key"} only
@@ -23,7 +23,7 @@ ${KEYS_USAGE}
   bank unmatched  money the bank received that settled no payment (wrong amount, unknown ref1, late), newest first
 Runs against DATABASE_URL when set, otherwise the embedded database in .data/ (stop the server first).`;
 
-function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; live?: boolean }): PromptPayAccount {
+function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; live?: boolean }): PromptPayAccount | undefined {
   const promptPayId = values['promptpay-id'];
   const billerId = values['biller-id'];
   if (promptPayId && billerId) throw new ConfigError('give --promptpay-id or --biller-id, not both.');
@@ -36,8 +36,7 @@ function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; li
     return { kind: 'promptpay_id', id: promptPayId };
   }
   if (values.live) throw new ConfigError('--live needs the merchant\'s real --promptpay-id or --biller-id.');
-  // A sandbox merchant gets a sandbox PromptPay id: a mobile number in the 08x range.
-  return { kind: 'promptpay_id', id: `08${String(randomInt(0, 100_000_000)).padStart(8, '0')}` };
+  return undefined; // a test merchant's QR codes then name a PromptPay id no bank can hold
 }
 
 async function cli(): Promise<void> {

@@ -1,19 +1,20 @@
 import type { Merchant, Mode } from '../domain/merchant.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
-import type { PromptPayAccount } from '../domain/promptpay-payload.js';
+import { UNHOLDABLE_PROMPTPAY_ACCOUNT, type PromptPayAccount } from '../domain/promptpay-payload.js';
 import type { Services } from './services.js';
 
 export interface NewMerchant {
   name: string;
   mode: Mode;
-  account: PromptPayAccount;
+  /** The PromptPay id the operator gave; without one, test QR codes name a proxy no bank can hold. */
+  account?: PromptPayAccount;
   feeBps?: number;
   payoutAccount?: PayoutAccount | null;
 }
 
 /** Creates a merchant with its first API key; the key's secret is returned once and stored only as a hash. */
 export async function createMerchant(s: Services, request: NewMerchant): Promise<{ merchant: Merchant; apiKey: string }> {
-  const merchant: Merchant = { id: s.ids.next('merchant'), feeBps: 0, payoutAccount: null, ...request, createdAt: s.clock.now() };
+  const merchant: Merchant = { id: s.ids.next('merchant'), feeBps: 0, payoutAccount: null, ...request, account: request.account ?? UNHOLDABLE_PROMPTPAY_ACCOUNT, createdAt: s.clock.now() };
   const key = s.apiKeys.issue(request.mode);
   await s.uow.run((tx) => tx.merchants.insert(merchant, { id: key.id, hash: key.hash, prefix: key.prefix, last4: key.last4 }));
   return { merchant, apiKey: key.secret };
