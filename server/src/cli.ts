@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createMerchant } from './app/merchants.js';
 import { printUnmatchedBankTransactions } from './cli-bank.js';
@@ -18,6 +17,7 @@ ${KEYS_USAGE}
 
   --name          the merchant's name: at most 100 characters, no control characters (as --account-name)
   --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
+                  (without it, a test merchant's QR codes name a PromptPay id no bank can hold)
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
   --live          issue a live key (sk_live_...); with BANK=scb its QR codes pay the operator's biller id, so no id is
                   needed (the bank settings must be set for the CLI too); without it, give a PromptPay or biller id
@@ -41,8 +41,7 @@ function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; li
   }
   if (values.live && bankConnected) return undefined;
   if (values.live) throw new ConfigError('--live needs BANK=scb (the bank connection: live QR codes are bill payments to the operator\'s biller id; see the README, "Going live"), or the merchant\'s own --promptpay-id or --biller-id.');
-  // A sandbox merchant gets a sandbox PromptPay id: a mobile number in the 08x range.
-  return { kind: 'promptpay_id', id: `08${String(randomInt(0, 100_000_000)).padStart(8, '0')}` };
+  return undefined; // a test merchant's QR codes then name a PromptPay id no bank can hold
 }
 
 async function cli(): Promise<void> {

@@ -291,8 +291,7 @@ async function greet(running: RunningServer): Promise<void> {
   }
   const { merchant, apiKey } = await createMerchant(runtime.services, {
     name: 'Sandbox merchant',
-    mode: 'test',
-    account: { kind: 'promptpay_id', id: '0812345678' },
+    mode: 'test', // no PromptPay id: its QR codes name one no bank can hold
     // A sandbox payout account, so the quick start can withdraw too (the sandbox rail pays it).
     payoutAccount: { bankCode: '014', accountNumber: '1234567890', accountName: 'Sandbox merchant' },
   });

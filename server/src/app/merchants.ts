@@ -1,13 +1,13 @@
 import { DomainError } from '../domain/errors.js';
 import type { Merchant, Mode } from '../domain/merchant.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
-import type { PromptPayAccount } from '../domain/promptpay-payload.js';
+import { UNHOLDABLE_PROMPTPAY_ACCOUNT, type PromptPayAccount } from '../domain/promptpay-payload.js';
 import type { Services } from './services.js';
 
 export interface NewMerchant {
   name: string;
   mode: Mode;
-  /** Left out for a live merchant on a deployment with a bank connection: its QR codes pay the operator's biller id. */
+  /** The PromptPay id the operator gave; without one, a live merchant with a bank connection pays the operator's biller id, a test merchant's QR codes name a proxy no bank can hold. */
   account?: PromptPayAccount;
   feeBps?: number;
   payoutAccount?: PayoutAccount | null;
@@ -25,6 +25,7 @@ export async function createMerchant(s: Services, request: NewMerchant): Promise
 function accountOf(s: Services, request: NewMerchant): PromptPayAccount {
   if (request.account) return request.account;
   if (request.mode === 'live' && s.bankConnection) return { kind: 'biller_id', billerId: s.bankConnection.billerId };
+  if (request.mode === 'test') return UNHOLDABLE_PROMPTPAY_ACCOUNT;
   throw new DomainError('qr_payments_unavailable', 'A merchant without a PromptPay or biller id of its own can only be a live merchant on a deployment with a bank connection (BANK=scb).');
 }
 

@@ -30,10 +30,3 @@ export function payoutAccountProblem(account: PayoutAccount): string | null {
 }
 
 export const bankNameOf = (bankCode: string): string => thaiBanks[bankCode] ?? bankCode;
-
-/** A bank reported by its short name (KBANK) or its code (004); an unlisted one as itself. */
-export function bankCodeOf(bank: string): string | null {
-  if (bank in thaiBanks) return bank;
-  const found = Object.entries(thaiBanks).find(([, name]) => name === bank.toUpperCase());
-  return found ? found[0] : /^\d{3}$/.test(bank) ? bank : null;
-}
