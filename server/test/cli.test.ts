@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'promptparse';
 import { describe, expect, it } from 'vitest';
 import { apiClient } from './support/http.js';
 
@@ -30,6 +31,8 @@ describe('npm run cli -- merchants create', { timeout: 180_000 }, () => {
     try {
       const res = await apiClient(server.url, { apiKey: created.api_key }).post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' });
       expect(res.status).toBe(200);
+      // No --promptpay-id: its test QR codes name a PromptPay proxy no bank can hold (README, "Test mode").
+      expect(parse(res.body.qr_data, true)!.getTagValue('29', '01')).toBe('0066000000000');
 
       // PGlite allows one process: while the server holds the embedded data directory the CLI refuses to open it.
       if (!process.env.DATABASE_URL) {

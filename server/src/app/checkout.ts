@@ -20,6 +20,8 @@ export interface Checkout extends CheckoutState {
   reference: string | null;
   /** Where to send the customer once the payment succeeds; null without a return_url. */
   returnTo: string | null;
+  /** A test merchant's page tells the customer not to pay. */
+  testMode: boolean;
 }
 
 /** A refund is the merchant's business: to the customer, a refunded payment was paid. Pending past its expiry is expired. */
@@ -49,6 +51,7 @@ export async function retrieveCheckout(s: Services, qrCodeId: string): Promise<C
     currency: payment.currency,
     reference: payment.reference,
     returnTo: qrCode.returnUrl ? returnUrlFor(qrCode.returnUrl, payment.id) : null,
+    testMode: merchant?.mode !== 'live',
   };
 }
 

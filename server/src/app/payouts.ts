@@ -1,8 +1,7 @@
 import { refundEvent } from '../domain/events.js';
-import { revertRefund } from '../domain/refund.js';
+import { revertRefund, type Refund } from '../domain/refund.js';
 import { paymentTransactionState } from '../domain/transaction.js';
 import { canMove, type Failure } from '../domain/withdrawal.js';
-import type { RefundPayout } from '../ports/ledger.js';
 import type { PayoutTransfer } from '../ports/payout-rail.js';
 import type { Repositories } from '../ports/repositories.js';
 import { returnRefundToBalance } from './ledger.js';
@@ -69,13 +68,13 @@ async function markRefund(tx: Repositories, s: Services, id: string, outcome: Ba
   if (refund.status === outcome.status) return { id, status: refund.status, changed: false };
   if (refund.status !== 'pending') throw new PayoutRefused(`Refund ${id} is ${refund.status}; it cannot become ${outcome.status}.`);
   if (outcome.status === 'succeeded' && !payout.exported) throw new PayoutRefused(`Refund ${id} has not been exported yet; it cannot have succeeded.`);
-  await settleRefundPayout(tx, s, payout, outcome.status);
+  await recordRefundOutcome(tx, s, refund, outcome.status);
   return { id, status: outcome.status, changed: true };
 }
 
-/** A live refund's outcome: completed, or failed, which gives the balance and the payment back what the refund took. */
-async function settleRefundPayout(tx: Repositories, s: Services, payout: RefundPayout, status: 'succeeded' | 'failed'): Promise<void> {
-  const refund = { ...payout.refund, status };
+/** A refund's outcome: completed, or failed, which gives the balance and the payment back what the refund took. */
+export async function recordRefundOutcome(tx: Repositories, s: Services, pending: Refund, status: 'succeeded' | 'failed'): Promise<Refund> {
+  const refund = { ...pending, status };
   const payment = await tx.payments.findById(refund.merchantId, refund.paymentId, { lock: true });
   if (!payment) throw new Error(`refund ${refund.id} names no payment`);
   const now = s.clock.now();
@@ -88,4 +87,5 @@ async function settleRefundPayout(tx: Repositories, s: Services, payout: RefundP
     await returnRefundToBalance(tx, s, { merchantId: refund.merchantId, type: 'refund_reversal', amount: refund.amount, sourceId: refund.id });
   }
   await tx.events.record(refundEvent(s.ids.next('event'), refund, payment, now));
+  return refund;
 }

@@ -1,12 +1,14 @@
 import { DomainError, notFound } from '../domain/errors.js';
-import { refundEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Payment } from '../domain/payment.js';
-import { bankCodeOf, type PayoutAccount } from '../domain/payout-account.js';
+import type { PayoutAccount } from '../domain/payout-account.js';
+import { refundDestinationOf } from '../domain/refund-destination.js';
 import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refund.js';
 import { paymentTransactionState } from '../domain/transaction.js';
+import type { RefundOutcome } from '../ports/bank.js';
 import type { Repositories } from '../ports/repositories.js';
 import { debit, drawForRefund } from './ledger.js';
+import { recordRefundOutcome } from './payouts.js';
 import type { Services } from './services.js';
 
 export interface RefundRequest {
@@ -15,31 +17,26 @@ export interface RefundRequest {
   reason?: string;
 }
 
-/** A live refund goes back to the account the payer paid from, as the bank reported it at confirmation. */
-function payerAccountOf(payment: Payment): PayoutAccount {
-  const bankCode = payment.clientBankName ? bankCodeOf(payment.clientBankName) : null;
-  if (!payment.clientBankAccount || !bankCode) {
-    throw new DomainError(
-      'payment_not_refundable',
-      `Payment ${payment.id} cannot be refunded through the API: the payer's bank account is unknown (the bank did not report it), so there is nowhere to send the money.`,
-    );
-  }
-  return { bankCode, accountNumber: payment.clientBankAccount, accountName: payment.clientName ?? '' };
+/** A live refund goes back to the account the payer paid from, as the bank listed it with the payment's transaction. */
+async function payerAccountOf(tx: Repositories, payment: Payment): Promise<PayoutAccount> {
+  const destination = refundDestinationOf(await tx.bankTransactions.settlingTransactionOf(payment.id));
+  if ('refused' in destination) throw new DomainError('payment_not_refundable', `Payment ${payment.id} cannot be refunded through the API: ${destination.refused}.`);
+  return destination.account;
 }
 
 /**
- * Sends money back to the payer. The payment row stays locked so two refunds never overdraw it, and the balance row
- * so a refund never takes more than the merchant holds. Sandbox refunds settle at once through the customer's bank;
- * live ones go out through the payout rail and stay `pending` until the operator records the bank's outcome.
+ * Records a refund, `pending`, with everything it takes, in the caller's transaction: the payment row stays locked
+ * so two refunds never overdraw it, and the balance row so a refund never takes more than the merchant holds.
+ * Nothing leaves the service here: `sendRefund` calls out once this has committed.
  */
 export async function refundPayment(tx: Repositories, s: Services, merchant: Merchant, request: RefundRequest): Promise<Refund> {
   const payment = await tx.payments.findById(merchant.id, request.paymentId, { lock: true });
   if (!payment) throw notFound('payment_not_found', request.paymentId);
   const amount = refundAmountFor(payment, request.amount);
-  const payoutTo = merchant.mode === 'live' ? payerAccountOf(payment) : null;
+  const payoutTo = merchant.mode === 'live' ? await payerAccountOf(tx, payment) : null;
   const { before, after, draws } = await drawForRefund(tx, s, merchant.id, payment.id, amount);
   const now = s.clock.now();
-  const pending: Refund = {
+  const refund: Refund = {
     id: s.ids.next('refund'),
     merchantId: merchant.id,
     paymentId: payment.id,
@@ -49,27 +46,34 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
     reason: request.reason ?? null,
     createdAt: now,
   };
-  const refund: Refund = payoutTo ? pending : { ...pending, status: await s.bank.sendRefund(pending) };
   await tx.refunds.insert(refund);
   if (payoutTo) await tx.refundPayouts.recordDestination(refund.id, payoutTo);
 
-  if (refund.status === 'succeeded' || payoutTo) {
-    const refunded = applySettledRefund(payment, amount, now);
-    await tx.payments.update(refunded);
-    await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(refunded));
-    await tx.transactions.insert({
-      id: s.ids.next('transaction'),
-      merchantId: merchant.id,
-      paymentId: payment.id,
-      refundId: refund.id,
-      type: 'refund',
-      status: refund.status,
-      amount: -amount,
-      currency: refund.currency,
-      createdAt: now,
-    });
-    await debit(tx, s, before, after, { merchantId: merchant.id, type: 'refund', amount: -amount, sourceId: refund.id }, draws);
-  }
-  if (refund.status !== 'pending') await tx.events.record(refundEvent(s.ids.next('event'), refund, payment, now));
+  const refunded = applySettledRefund(payment, amount, now);
+  await tx.payments.update(refunded);
+  await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(refunded));
+  await tx.transactions.insert({
+    id: s.ids.next('transaction'),
+    merchantId: merchant.id,
+    paymentId: payment.id,
+    refundId: refund.id,
+    type: 'refund',
+    status: refund.status,
+    amount: -amount,
+    currency: refund.currency,
+    createdAt: now,
+  });
+  await debit(tx, s, before, after, { merchantId: merchant.id, type: 'refund', amount: -amount, sourceId: refund.id }, draws);
   return refund;
+}
+
+/**
+ * Sends a recorded test refund to the customer's bank, with no lock held, then records what the bank did in a
+ * transaction of its own (`succeeded`, or `failed` giving back what it took). A live refund waits for the payout
+ * rail's export instead: it is returned as it is.
+ */
+export async function sendRefund(s: Services, merchant: Merchant, refund: Refund): Promise<Refund> {
+  if (merchant.mode === 'live') return refund;
+  const outcome = await s.bank.sendRefund(refund).catch((): RefundOutcome => 'failed');
+  return s.uow.run((tx) => recordRefundOutcome(tx, s, refund, outcome));
 }

@@ -23,6 +23,14 @@ const NATIONAL_ID_PATTERN = /^\d{13}$/;
 const E_WALLET_PATTERN = /^\d{15}$/;
 const BILLER_ID_PATTERN = /^\d{15}$/;
 
+/**
+ * The account of a merchant the operator gave no PromptPay id (test merchants): a mobile-number proxy no bank can hold.
+ * The proxy drops a Thai number's trunk prefix 0 (0066 + the rest), and no Thai number has a second 0 after that prefix
+ * (national numbers start with 1 to 9), so 0066000000000 parses like any proxy yet names no number PromptPay could
+ * register (it registers a mobile number only after an OTP sent to it): a banking app scanning it finds no account.
+ */
+export const UNHOLDABLE_PROMPTPAY_ACCOUNT: PromptPayAccount = { kind: 'promptpay_id', id: '0000000000' };
+
 export function isValidPromptPayId(id: string): boolean {
   return MOBILE_PATTERN.test(id) || NATIONAL_ID_PATTERN.test(id) || E_WALLET_PATTERN.test(id);
 }

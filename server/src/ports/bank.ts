@@ -1,9 +1,15 @@
 import type { BankTransaction } from '../domain/bank-transaction.js';
-import type { Refund, RefundStatus } from '../domain/refund.js';
+import type { Refund } from '../domain/refund.js';
 
-/** The customer's bank, which sends a refund back to the payer. The sandbox settles at once. */
+/** What the customer's bank did with a refund. */
+export type RefundOutcome = 'succeeded' | 'failed';
+
+/**
+ * The customer's bank, which sends a test refund back to the payer (the sandbox settles at once). It is called only
+ * after the refund has committed, with no lock held; a throw means the bank did not take the refund: it fails.
+ */
 export interface CustomerBank {
-  sendRefund(refund: Refund): Promise<RefundStatus>;
+  sendRefund(refund: Refund): Promise<RefundOutcome>;
 }
 
 /** The deployment's live bank connection: the bank that receives live QR payments into the operator's biller account. */

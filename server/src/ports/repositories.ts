@@ -157,6 +157,8 @@ export interface BankTransactionRepository {
   livePaymentOf(ref1: string): Promise<{ merchantId: string; paymentId: string } | null>;
   /** Records the bank's transaction once; false (and nothing written) when its transactionId is recorded already. */
   record(recorded: RecordedBankTransaction): Promise<boolean>;
+  /** The bank transaction that settled this payment (as the bank listed it), or null when none did. */
+  settlingTransactionOf(paymentId: string): Promise<BankTransaction | null>;
   listUnmatched(limit: number): Promise<UnmatchedBankTransaction[]>;
   countUnmatched(): Promise<number>;
 }

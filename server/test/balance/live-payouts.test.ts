@@ -5,22 +5,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNewPayment } from '../../src/app/payment-state.js';
 import { runPayoutCommand } from '../../src/cli-payouts.js';
 import type { Payment } from '../../src/domain/payment.js';
+import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 import { balanceOf, ledgerOf, paid, payoutAccount } from './fixtures.js';
 
+// A server with a bank connection (the SCB simulator), so that live refunds have a payer the bank reported.
+let live: LiveBank;
 let server: TestServer;
 let outDir: string;
 beforeAll(async () => {
-  [server, outDir] = await Promise.all([startTestServer(), mkdtemp(join(tmpdir(), 'pqr-payouts-'))]);
+  [live, outDir] = await Promise.all([startLiveBank(), mkdtemp(join(tmpdir(), 'pqr-payouts-'))]);
+  server = live.server;
 });
-afterAll(() => server.stop());
+afterAll(() => live?.stop());
 
 const services = () => server.running.runtime.services;
 /** The operator's command line, run in this process against the test server's database. */
 const operator = (...args: string[]) => runPayoutCommand(services(), args);
 
-/** A live payment the bank confirmed, with the payer's account as the bank reported it (the bank connection's job). */
+/** A live payment made succeeded without the bank: it credits the balance, but no bank transaction names its payer. */
 async function confirmedLivePayment(merchantId: string, amount: number, payer: Partial<Payment> = {}): Promise<string> {
   const s = services();
   const now = s.clock.now();
@@ -55,7 +59,17 @@ async function liveMerchant(balance: number): Promise<{ api: ApiClient; id: stri
   return { api: apiClient(server.url, merchant), id: merchant.id };
 }
 
-const csvLines = async (file: string) => (await readFile(file, 'utf8')).trim().split('\n');
+/** A live QR payment the bank confirmed, paid from the payer's own account (as the bank's inquiry lists it). */
+async function paidAtTheBank(api: ApiClient, amount: number): Promise<string> {
+  const qr = await api.post('/Thai/v1/qr-codes', { amount, currency: 'THB' });
+  expect(qr.status, qr.text).toBe(200);
+  live.bank.pay({ qr_data: qr.body.qr_data, payer_name: 'Somchai Jaidee', payer_account: '0987654321', sending_bank_code: '004' });
+  await live.bank.callbacksSettled();
+  expect((await api.get(`/Thai/v1/payments/${qr.body.payment_id}`)).body.status).toBe('succeeded');
+  return qr.body.payment_id as string;
+}
+
+const csvLines = async (file: string) => (await readFile(file, 'utf8')).trim().split('\r\n');
 
 describe('live withdrawals: the bulk-transfer rail', () => {
   it('stay pending for the sandbox worker, go out in the export file as processed, then are marked by the operator', async () => {
@@ -113,8 +127,8 @@ describe('live withdrawals: the bulk-transfer rail', () => {
 
 describe('live refunds: paid back to the payer through the payout rail', () => {
   it('start pending, go out in the export, and complete when marked', async () => {
-    const { api, id } = await liveMerchant(0);
-    const paymentId = await confirmedLivePayment(id, 40_000);
+    const { api } = await liveMerchant(0);
+    const paymentId = await paidAtTheBank(api, 40_000);
     const refund = await api.post('/Thai/v1/refunds', { payment_id: paymentId, amount: 15_000, reason: 'returned' });
     expect(refund.status, refund.text).toBe(200);
     expect(refund.body.status).toBe('pending');
@@ -136,8 +150,8 @@ describe('live refunds: paid back to the payer through the payout rail', () => {
   });
 
   it('a failed one gives back what it took: the balance, refunded_amount and the payment state, once', async () => {
-    const { api, id } = await liveMerchant(0);
-    const paymentId = await confirmedLivePayment(id, 12_000);
+    const { api } = await liveMerchant(0);
+    const paymentId = await paidAtTheBank(api, 12_000);
     const refund = (await api.post('/Thai/v1/refunds', { payment_id: paymentId })).body;
     expect((await api.get(`/Thai/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'refunded', refunded_amount: 12_000 });
     expect(await balanceOf(api)).toEqual({ available: 0, pending: 0 });
@@ -155,9 +169,9 @@ describe('live refunds: paid back to the payer through the payout rail', () => {
     expect((await csvLines(file)).slice(1).filter((line) => line.startsWith(refund.refund_id))).toEqual([]);
   });
 
-  it('a live payment whose payer account is unknown answers 422 payment_not_refundable, saying why', async () => {
+  it('a live payment whose payer account no bank transaction reports answers 422 payment_not_refundable, saying why', async () => {
     const { api, id } = await liveMerchant(0);
-    const paymentId = await confirmedLivePayment(id, 5000, { clientBankAccount: null, clientBankName: null });
+    const paymentId = await confirmedLivePayment(id, 5000); // its client_* fields name an account, but the bank never did
     const refused = await api.post('/Thai/v1/refunds', { payment_id: paymentId });
     expectEnvelope(refused, 422, 'payment_not_refundable');
     expect(refused.body.error.message).toMatch(/payer's bank account is unknown/);

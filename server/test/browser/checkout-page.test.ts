@@ -5,6 +5,8 @@ import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
+import { bankSettings, scbEnv } from '../support/bank.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { launchBrowser, mobileContext, recordTraffic, screenshot } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -13,13 +15,15 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 const jsQR = jsQRModule.default;
 
 let server: TestServer;
+let bank: BankSimulator;
 let api: ApiClient;
 let browser: Browser;
 let shop: Server;
 let shopOrigin: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  bank = await startBankSimulator(bankSettings); // a bank connection, so that a live merchant has a checkout page too
+  server = await startTestServer({ env: scbEnv(bank, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }) });
   const { apiKey } = await server.merchant({ name: 'ร้านกาแฟบ้านสวน' }); // a Thai name: the heading needs the Thai font too
   api = apiClient(`${server.url}/Thai/v1`, { apiKey });
   // The merchant's own site, where return_url sends the customer.
@@ -32,6 +36,7 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => shop?.close(resolve));
   await server?.stop();
+  await bank?.stop();
 });
 
 async function newQrCode(extra: Record<string, unknown> = {}) {
@@ -65,6 +70,11 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     expect(await page.getByRole('img', { name: 'PromptPay' }).count()).toBe(1);
     expect(await page.locator('#countdown').textContent()).toMatch(/^1[45]:\d\d$/);
     expect(await page.getByRole('link', { name: 'บันทึกรูป QR' }).getAttribute('download')).toMatch(/\.png$/);
+    // A test merchant's page warns the customer, in Thai and in English, and the warning is on screen.
+    const banner = page.locator('#test-mode');
+    expect(await banner.isVisible()).toBe(true);
+    expect(await banner.locator('[lang="th"]').textContent()).toContain('โหมดทดสอบ: ห้ามชำระเงิน');
+    expect(await banner.locator('[lang="en"]').textContent()).toContain('Test mode: do not pay');
 
     // The QR as the customer sees it: a screenshot of the image, decoded.
     const shot = PNG.sync.read(await page.locator('#qr-image').screenshot());
@@ -141,8 +151,10 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     await context.route('**/events', (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'busy' }));
     const page = await context.newPage();
     const traffic = recordTraffic(page);
+    // The first poll is answered before the payment succeeds, so only a later poll can bring the news.
+    const firstPoll = page.waitForResponse((response) => response.url().endsWith('/status'));
     await page.goto(qr.checkout_url);
-    await page.waitForRequest((request) => request.url().endsWith('/status'));
+    expect(await (await firstPoll).json()).toMatchObject({ status: 'pending' });
     expect((await api.post(`/test/payments/${qr.payment_id}/succeed`)).status).toBe(200);
     await page.locator('#status.status-succeeded').waitFor();
     expect(traffic.requests.filter((url) => url.endsWith('/status')).length).toBeGreaterThanOrEqual(2);
@@ -170,6 +182,17 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     expect(await statusText(page)).toBe('รอการชำระเงิน');
     expect(await page.locator('#qr-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     expect(traffic.requests.some((url) => url.endsWith('checkout.js'))).toBe(false);
+    await page.context().close();
+  });
+
+  it("carries no test-mode banner on a live merchant's page", async () => {
+    const live = apiClient(`${server.url}/Thai/v1`, await server.merchant({ mode: 'live', name: 'Live Shop' }));
+    const created = await live.post('/qr-codes', { amount: 150000, currency: 'THB' });
+    expect(created.status, created.text).toBe(200);
+    const { page } = await openPage(created.body.checkout_url);
+    expect(await page.locator('h1').textContent()).toBe('Live Shop');
+    expect(await page.locator('#test-mode').count()).toBe(0);
+    expect(await page.getByText('Test mode').count()).toBe(0);
     await page.context().close();
   });
 

@@ -1,41 +1,44 @@
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireOverduePayments } from '../../src/app/expire-overdue-payments.js';
-import type { CustomerBank } from '../../src/ports/bank.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 
-let bankDown = false;
-const flakyBank: CustomerBank = {
-  async sendRefund() {
-    if (bankDown) throw new Error('bank connection reset');
-    return 'succeeded';
-  },
-};
 const clock = manualClock(new Date('2026-11-20T08:00:00.000Z'));
 let server: TestServer;
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ bank: flakyBank, clock });
+  server = await startTestServer({ clock });
   api = apiClient(server.url, await server.merchant());
 });
 afterAll(() => server.stop());
+
+/** The database refuses a refund's ledger entry, the last write of its transaction, until the returned undo runs. */
+async function refuseRefundEntries(knex: Knex): Promise<() => Promise<void>> {
+  await knex.raw(`CREATE FUNCTION refuse_refund_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full on ledger'; END $$`);
+  await knex.raw(`CREATE TRIGGER refuse_refund_entry BEFORE INSERT ON balance_transactions FOR EACH ROW WHEN (NEW.type = 'refund') EXECUTE FUNCTION refuse_refund_entry()`);
+  return async () => {
+    await knex.raw('DROP TRIGGER refuse_refund_entry ON balance_transactions');
+    await knex.raw('DROP FUNCTION refuse_refund_entry()');
+  };
+}
 
 describe('internal failures', () => {
   it('answer 500 internal_error without a stack trace, leave nothing half-written, and are not stored for replay', async () => {
     const qr = await api.post('/Thai/v1/qr-codes', { amount: 20000, currency: 'THB' });
     await api.post(`/Thai/v1/test/payments/${qr.body.payment_id}/succeed`);
-    bankDown = true;
+    const repair = await refuseRefundEntries(server.running.runtime.db.knex);
     const failed = await api.post('/v1/refunds', { payment_id: qr.body.payment_id }, { idempotencyKey: 'refund-during-outage' });
     expect(failed.status).toBe(500);
     expect(failed.body.error).toMatchObject({ code: 'internal_error', type: 'api_error', request_id: failed.headers.get('request-id') });
-    expect(failed.text).not.toMatch(/bank connection reset|\.ts:\d+/);
+    expect(failed.text).not.toMatch(/disk full|\.ts:\d+/);
 
     const payment = await api.get(`/Thai/v1/payments/${qr.body.payment_id}`);
     expect(payment.body).toMatchObject({ status: 'succeeded', refunded_amount: 0 });
     expect((await api.get('/Thai/v1/transactions?type=refund')).body.total).toBe(0);
 
-    bankDown = false;
+    await repair();
     const retried = await api.post('/v1/refunds', { payment_id: qr.body.payment_id }, { idempotencyKey: 'refund-during-outage' });
     expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();

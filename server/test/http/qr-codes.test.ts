@@ -1,14 +1,16 @@
-import { parse } from 'promptparse';
+import { parse, validate } from 'promptparse';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ backgroundJobs: false }); // one request's statements are counted below
+  // One request's statements are counted below: no background job writes meanwhile, and the clock stands still so a
+  // key looked up stays fresh however slow the machine is.
+  server = await startTestServer({ backgroundJobs: false, clock: manualClock() });
   api = apiClient(server.url, await server.merchant());
 });
 afterAll(() => server.stop());
@@ -20,6 +22,7 @@ async function recordingStatements<T>(knex: Knex, act: () => Promise<T>): Promis
   const statements: string[] = [];
   const patched: { connection: { query: (...args: unknown[]) => unknown }; query: (...args: unknown[]) => unknown }[] = [];
   const acquire = knex.client.acquireConnection.bind(knex.client);
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- knex types acquireConnection as returning any; it returns a promise
   const spy = vi.spyOn(knex.client, 'acquireConnection').mockImplementation(async () => {
     const connection = await acquire();
     const { query } = connection;
@@ -64,6 +67,17 @@ describe('POST /Thai/v1/qr-codes', () => {
     expect(parsed!.getTagValue('53')).toBe('764');
     expect(parsed!.getTagValue('58')).toBe('TH');
     expect(body.qr_data.startsWith('000201010212')).toBe(true);
+  });
+
+  it("names a PromptPay proxy no bank can hold for a test merchant, unless the operator gave it a PromptPay id of its own", async () => {
+    // The default test merchant: created, as by `merchants create` without --promptpay-id, with no account of its own.
+    const { body } = await api.post('/Thai/v1/qr-codes', order);
+    expect(parse(body.qr_data, true)!.getTagValue('29', '01')).toBe('0066000000000');
+    expect(validate.anyId(body.qr_data)).toEqual({ type: 'MSISDN', target: '0000000000', amount: 1500 });
+
+    const own = apiClient(server.url, await server.merchant({ account: { kind: 'promptpay_id', id: '0891234567' } }));
+    const given = await own.post('/Thai/v1/qr-codes', order);
+    expect(validate.anyId(given.body.qr_data)).toEqual({ type: 'MSISDN', target: '0891234567', amount: 1500 });
   });
 
   it('is served under /v1 and the legacy /Thai/qr-codes as well', async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'promptparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../build.js';
 
@@ -52,11 +53,15 @@ describe('the built server (dist/main.js, as npm start runs it)', () => {
       body: JSON.stringify({ amount: 15000, currency: 'THB' }),
     });
     expect(created.status).toBe(200);
-    const qr = (await created.json()) as { qr_code_id: string; qr_image_url: string; checkout_url: string };
+    const qr = (await created.json()) as { qr_code_id: string; qr_data: string; qr_image_url: string; checkout_url: string };
+    // The quick start's sandbox merchant collects to a PromptPay proxy no bank can hold, and its page says so.
+    expect(parse(qr.qr_data, true)!.getTagValue('29', '01')).toBe('0066000000000');
 
     const page = await fetch(qr.checkout_url);
     expect(page.status).toBe(200); // the Mustache template
-    expect(await page.text()).toContain('/Thai/pay/assets/fonts/400.css');
+    const html = await page.text();
+    expect(html).toContain('/Thai/pay/assets/fonts/400.css');
+    expect(html).toContain('id="test-mode"');
     const image = await fetch(qr.qr_image_url);
     expect(image.headers.get('content-type')).toBe('image/png');
     for (const [path, type] of [

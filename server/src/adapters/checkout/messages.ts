@@ -18,6 +18,8 @@ export const messages = {
     language: 'English',
     notFoundTitle: 'ไม่พบหน้าชำระเงินนี้',
     notFound: 'ลิงก์นี้ไม่ถูกต้องหรือไม่มีอยู่แล้ว กรุณาตรวจสอบกับร้านค้า',
+    testMode: 'โหมดทดสอบ: ห้ามชำระเงิน',
+    testModeHint: 'QR นี้ใช้สำหรับทดสอบเท่านั้น อย่าสแกนจ่ายด้วยแอปธนาคาร',
   },
   en: {
     title: 'Pay with PromptPay',
@@ -37,6 +39,8 @@ export const messages = {
     language: 'ภาษาไทย',
     notFoundTitle: 'Checkout page not found',
     notFound: 'This link is wrong or no longer exists. Please check with the merchant.',
+    testMode: 'Test mode: do not pay',
+    testModeHint: 'This QR code is for testing only: do not pay it with a banking app.',
   },
 } as const;
 

@@ -39,6 +39,8 @@ export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date
     returnTo: checkout.returnTo,
     expiresAt: checkout.expiresAt.toISOString(),
     remaining: remaining(checkout.expiresAt, now),
+    // In both languages, the page's own first: a customer about to pay must not miss it.
+    testBanner: checkout.testMode ? [lang, lang === 'th' ? 'en' : 'th'].map((code) => ({ lang: code, ...messages[code as Language] })) : [],
   });
 }
 

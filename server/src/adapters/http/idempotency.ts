@@ -25,8 +25,25 @@ export interface MutationContext {
   requestId: string;
 }
 
+/**
+ * An answer that is final only after work done once its transaction has committed (a call to a bank, which must not
+ * run while row locks are held). Until that work has answered, a retry with the key finds the request still running.
+ */
+export interface FollowedAnswer extends WireResponse {
+  afterCommit: () => Promise<WireResponse>;
+}
+
+export const followedBy = (first: WireResponse, afterCommit: () => Promise<WireResponse>): FollowedAnswer => ({ ...first, afterCommit });
+
+const isFollowed = (wire: WireResponse): wire is FollowedAnswer => 'afterCommit' in wire;
+
 /** Results that reached the business logic are kept for replay; validation, auth, conflicts and 5xx are not. */
 const isReplayable = (status: number): boolean => (status >= 200 && status < 300) || [402, 404, 422].includes(status);
+
+/** Stored while a followed answer's work runs: no result is ever stored with a 409, so it cannot be mistaken for one. */
+const STILL_RUNNING = { status: 409, body: '' };
+
+const keyInUse = () => new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
 
 function idempotencyKeyOf(req: MutationRequest): string | undefined {
   const header = req.headers['idempotency-key'] as string | undefined;
@@ -64,6 +81,9 @@ async function unkeyedInOneStatement(s: Services, work: (tx: Repositories) => Pr
  * one-statement path: without a key, their inserts are written in one round trip; with a key, the inserts and the
  * stored result are written in one round trip if the key is free. If it is not, nothing was written, and the
  * transaction above decides: replay, 409, or (a lapsed key) a new result.
+ *
+ * A `FollowedAnswer` (see `followedBy`) commits with a still-running mark under the key instead of its result; its
+ * follow-up runs after the commit, and its answer is sent and stored in place of the mark.
  */
 export function idempotentMutation(
   s: Services,
@@ -78,7 +98,8 @@ export function idempotentMutation(
     const key = idempotencyKeyOf(req);
     const work = (tx: Repositories) => perform({ tx, merchant, requestId }, req);
     if (key === undefined) {
-      send(res, options.insertsOnly ? await unkeyedInOneStatement(s, work) : await s.uow.run(work));
+      const first = options.insertsOnly ? await unkeyedInOneStatement(s, work) : await s.uow.run(work);
+      send(res, isFollowed(first) ? await first.afterCommit() : first);
       return;
     }
     const fingerprint = fingerprintOf(operation, req);
@@ -88,16 +109,15 @@ export function idempotentMutation(
       s.uow.run(async (tx) => {
         const now = s.clock.now();
         const { held, prior } = await tx.idempotency.claim(merchant.id, key, notBefore());
-        if (!held) {
-          throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
-        }
+        if (!held) throw keyInUse();
         if (prior && prior.fingerprint !== fingerprint) {
           throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.', 'Idempotency-Key');
         }
+        if (prior?.status === STILL_RUNNING.status) throw keyInUse();
         if (prior) return { wire: { status: prior.status, body: prior.body }, replayed: true };
         const wire = await produce(tx);
-        if (isReplayable(wire.status)) await tx.idempotency.save(merchant.id, key, { fingerprint, status: wire.status, body: wire.body, createdAt: now });
-        return { wire, replayed: false };
+        if (isReplayable(wire.status)) await tx.idempotency.save(merchant.id, key, { fingerprint, ...(isFollowed(wire) ? STILL_RUNNING : wire), createdAt: now });
+        return { wire, replayed: false, storedAt: now };
       });
     /** The one-statement path: the answer if it was written with its record, else undefined. */
     const atOnce = async () => {
@@ -107,7 +127,7 @@ export function idempotentMutation(
       return written.committed ? { wire: written.result, replayed: false } : undefined;
     };
 
-    let result: { wire: WireResponse; replayed: boolean };
+    let result: { wire: WireResponse; replayed: boolean; storedAt?: Date };
     try {
       result = (options.insertsOnly && (await atOnce())) || (await underKey(work));
     } catch (error) {
@@ -116,7 +136,19 @@ export function idempotentMutation(
       // unless a concurrent request with the same key stored its result first: then that result is the answer.
       result = await underKey(async () => errorResponse(error, requestId));
     }
-    const { wire, replayed } = result;
+    const { replayed, storedAt } = result;
+    let { wire } = result;
+    if (isFollowed(wire)) {
+      const first = wire;
+      const keep = (answer: WireResponse) => s.uow.run((tx) => tx.idempotency.save(merchant.id, key, { fingerprint, status: answer.status, body: answer.body, createdAt: storedAt ?? s.clock.now() }));
+      try {
+        wire = await first.afterCommit();
+      } catch (error) {
+        await keep(first); // what committed stands; a retry replays it rather than finding the request running forever
+        throw error;
+      }
+      await keep(isReplayable(wire.status) ? wire : first);
+    }
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     send(res, wire);
   };

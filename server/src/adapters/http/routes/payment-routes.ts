@@ -3,12 +3,12 @@ import type { components } from '@payment-qr/contract';
 import { createCardPayment } from '../../../app/create-card-payment.js';
 import { createQrCode } from '../../../app/create-qr-code.js';
 import { listPayments, listTransactions, retrievePayment, retrieveRefund } from '../../../app/queries.js';
-import { refundPayment } from '../../../app/refund-payment.js';
+import { refundPayment, sendRefund } from '../../../app/refund-payment.js';
 import type { Services } from '../../../app/services.js';
 import type { Merchant } from '../../../domain/merchant.js';
 import { settlePayment } from '../../../app/settle-payment.js';
 import { errorResponse, jsonResponse } from '../errors.js';
-import { idempotentMutation, type MutationRequest, type SendWire } from '../idempotency.js';
+import { followedBy, idempotentMutation, type MutationRequest, type SendWire } from '../idempotency.js';
 import { dateRangeOf, enumParam, pageRequestOf } from '../list-query.js';
 import { toListBody, toPaymentBody, toQrCodeBody, toRefundBody, toTransactionBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
@@ -103,7 +103,7 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
     idempotentMutation(s, 'createRefund', async ({ tx, merchant }, req) => {
       const body = req.body as Body<'CreateRefundRequest'>;
       const refund = await refundPayment(tx, s, merchant, { paymentId: body.payment_id, amount: body.amount, reason: body.reason });
-      return jsonResponse(200, toRefundBody(refund));
+      return followedBy(jsonResponse(200, toRefundBody(refund)), async () => jsonResponse(200, toRefundBody(await sendRefund(s, merchant, refund))));
     }),
   );
 

@@ -13,6 +13,18 @@ interface UnmatchedRow {
   recorded_at: Date;
 }
 
+interface SettlingRow {
+  bank_transaction_id: string;
+  amount: string;
+  paid_at: Date;
+  ref1: string;
+  ref2: string | null;
+  biller_id: string;
+  payer_name: string | null;
+  payer_account: string | null;
+  sending_bank_code: string | null;
+}
+
 export const bankTransactionRepository = (db: Db): BankTransactionRepository => ({
   async livePaymentOf(ref1) {
     const row = await db('qr_codes as q')
@@ -43,6 +55,23 @@ export const bankTransactionRepository = (db: Db): BankTransactionRepository => 
       .ignore()
       .returning('id');
     return inserted.length > 0;
+  },
+  async settlingTransactionOf(paymentId) {
+    const row = await db('bank_transactions').where({ payment_id: paymentId }).whereNull('unmatched_reason').first<SettlingRow | undefined>();
+    return row
+      ? {
+          transactionId: row.bank_transaction_id,
+          amount: row.amount,
+          paidAt: row.paid_at,
+          ref1: row.ref1,
+          ref2: row.ref2,
+          billerId: row.biller_id,
+          payerName: row.payer_name,
+          payerAccount: row.payer_account,
+          sendingBankCode: row.sending_bank_code,
+          reversed: false, // a reversed transaction is never applied
+        }
+      : null;
   },
   async listUnmatched(limit) {
     const rows = await db<UnmatchedRow>('bank_transactions').whereNotNull('unmatched_reason').orderBy([{ column: 'recorded_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
