@@ -1,5 +1,9 @@
+import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
+import { parse } from 'promptparse';
 import { expect } from 'vitest';
+import { applyBankTransaction } from '../../src/app/bank-payments.js';
+import type { Services } from '../../src/app/services.js';
 import type { ApiClient } from '../support/http.js';
 import { eventually } from '../support/receiver.js';
 
@@ -14,6 +18,30 @@ export async function paid(api: ApiClient, amount: number, payer: Record<string,
   const done = await api.post(`/Thai/v1/test/payments/${created.body.payment_id}/succeed`, payer);
   expect(done.status, done.text).toBe(200);
   return created.body.payment_id as string;
+}
+
+/**
+ * A live QR payment the bank reports paid now (by the service's clock) from the payer's own account, applied through the
+ * bank connection's use case as a confirmation would be: a manual clock then decides when it completed.
+ */
+export async function paidAtBankNow(s: Services, api: ApiClient, amount: number): Promise<string> {
+  const qr = await api.post('/Thai/v1/qr-codes', { amount, currency: 'THB' });
+  expect(qr.status, qr.text).toBe(200);
+  const ref1 = parse(qr.body.qr_data as string)!.getTagValue('30', '02')!;
+  const outcome = await applyBankTransaction(s, {
+    transactionId: `TX${randomInt(1e12)}`,
+    amount: (amount / 100).toFixed(2),
+    paidAt: s.clock.now(),
+    ref1,
+    ref2: null,
+    billerId: s.bankConnection!.billerId,
+    payerName: 'Somchai Jaidee',
+    payerAccount: '0987654321',
+    sendingBankCode: '004',
+    reversed: false,
+  });
+  expect(outcome).toBe('succeeded');
+  return qr.body.payment_id as string;
 }
 
 export async function balanceOf(api: ApiClient): Promise<{ available: number; pending: number }> {

@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleMaturedCredits } from '../../src/app/ledger.js';
-import { saveNewPayment } from '../../src/app/payment-state.js';
 import { runPayoutCommand } from '../../src/cli-payouts.js';
-import type { Payment } from '../../src/domain/payment.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
-import { balanceFromRecordedDraws, balanceOf, paid, payoutAccount } from './fixtures.js';
+import { startLiveBank, type LiveBank } from '../support/bank.js';
+import { manualClock, type TestServer } from '../support/test-server.js';
+import { balanceFromRecordedDraws, balanceOf, paid, paidAtBankNow, payoutAccount } from './fixtures.js';
 
 const DELAY_MS = 40_000;
 const clock = manualClock();
+// A deployment with a bank connection (the SCB simulator), so that live merchants and live refunds exist too.
+let live: LiveBank;
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ clock, env: { SETTLEMENT_DELAY: '40s' } });
+  live = await startLiveBank({ clock, env: { SETTLEMENT_DELAY: '40s' } });
+  server = live.server;
 });
-afterAll(() => server.stop());
+afterAll(() => live?.stop());
 
 const merchantApi = async (feeBps = 0) => apiClient(server.url, await server.merchant({ payoutAccount, feeBps }));
 
@@ -88,7 +90,7 @@ describe('no money becomes available before its own payment has waited out SETTL
   it('a failed live refund gives back to its payment’s credit while that is pending, so the money still waits out its delay', async () => {
     const merchant = await server.merchant({ mode: 'live', payoutAccount });
     const api = apiClient(server.url, merchant);
-    const pendingOne = await liveConfirmed(merchant.id, 12_000);
+    const pendingOne = await paidAtBankNow(server.running.runtime.services, api, 12_000);
     const refund = await api.post('/Thai/v1/refunds', { payment_id: pendingOne });
     expect(refund.body.status, refund.text).toBe('pending');
     expect(await balanceOf(api)).toEqual({ available: 0, pending: 0 });
@@ -101,7 +103,7 @@ describe('no money becomes available before its own payment has waited out SETTL
     expect(await balanceOf(api)).toEqual({ available: 12_000, pending: 0 });
 
     // Once the credit has matured, what a failed refund took comes back to `available`, where it would have been.
-    const matured = await liveConfirmed(merchant.id, 5000);
+    const matured = await paidAtBankNow(server.running.runtime.services, api, 5000);
     const late = await api.post('/Thai/v1/refunds', { payment_id: matured });
     expect(await balanceOf(api)).toEqual({ available: 12_000, pending: 0 });
     clock.advance(DELAY_MS);
@@ -133,30 +135,3 @@ describe('no money becomes available before its own payment has waited out SETTL
 
 const operator = (...args: string[]) => runPayoutCommand(server.running.runtime.services, args);
 
-/** A live payment as the bank connection records it once the bank confirmed it (the payer's account included). */
-async function liveConfirmed(merchantId: string, amount: number): Promise<string> {
-  const s = server.running.runtime.services;
-  const now = s.clock.now();
-  const payment: Payment = {
-    id: s.ids.next('payment'),
-    merchantId,
-    qrCodeId: null,
-    status: 'succeeded',
-    amount,
-    currency: 'THB',
-    reference: null,
-    description: null,
-    clientName: 'Somchai Jaidee',
-    clientBankName: 'KBANK',
-    clientBankAccount: '0987654321',
-    metadata: {},
-    refundedAmount: 0,
-    card: null,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: now,
-    expiresAt: null,
-  };
-  await s.uow.run((tx) => saveNewPayment(tx, s, payment));
-  return payment.id;
-}

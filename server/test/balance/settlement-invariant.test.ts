@@ -2,31 +2,36 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleMaturedCredits } from '../../src/app/ledger.js';
 import { setPayoutAccount } from '../../src/app/merchants.js';
-import { saveNewPayment } from '../../src/app/payment-state.js';
 import { markTransfer } from '../../src/app/payouts.js';
 import { advanceSandboxPayouts } from '../../src/app/withdrawals.js';
-import type { Payment } from '../../src/domain/payment.js';
+import { startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
+import { bankSettings, scbEnv } from '../support/bank.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
-import { balanceFromRecordedDraws, balanceOf, closedAccount, paid, payoutAccount } from './fixtures.js';
+import { balanceFromRecordedDraws, balanceOf, closedAccount, paid, paidAtBankNow, payoutAccount } from './fixtures.js';
 
 /**
  * "No money becomes available before its own payment's SETTLEMENT_DELAY has passed", checked after every step of
  * random interleavings of payments, refunds, withdrawals, failed transfers, the settling worker and clock steps.
- * The default 50 runs keep the file short; INVARIANT_RUNS raises it. INVARIANT_RUNS=2000 over HTTP on PGlite (47 349
- * steps, 4 914 draws on pending, 665 give-backs to pending credits; 13 minutes on a shared 2-core machine) and
- * INVARIANT_RUNS=1000 on PostgreSQL (23 468 steps): passed.
+ * The default 50 runs keep the file short; INVARIANT_RUNS raises it. INVARIANT_RUNS=2000 over HTTP on PGlite (47 654
+ * steps, 4 938 draws on pending, 681 give-backs to pending credits; 10 minutes on a shared 2-core machine) and
+ * INVARIANT_RUNS=1000 on PostgreSQL (23 161 steps, 4 minutes): passed.
  */
 const RUNS = Number(process.env.INVARIANT_RUNS ?? 50);
 const DELAY_MS = 40_000;
 
 const clock = manualClock();
+let bank: BankSimulator;
 let server: TestServer;
 beforeAll(async () => {
-  // The workers run as steps of the interleaving, not on their own timers.
-  server = await startTestServer({ clock, env: { SETTLEMENT_DELAY: '40s' }, backgroundJobs: false });
+  // A bank connection (the SCB simulator) for live merchants; the workers run as steps of the interleaving, not on timers.
+  bank = await startBankSimulator({ ...bankSettings });
+  server = await startTestServer({ clock, env: scbEnv(bank, { SETTLEMENT_DELAY: '40s' }), backgroundJobs: false });
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server?.stop();
+  await bank?.stop();
+});
 
 type Step =
   | { kind: 'pay'; amount: number }
@@ -131,34 +136,6 @@ class Model {
 
 const services = () => server.running.runtime.services;
 
-/** A live payment as the bank connection records it once the bank confirmed it. */
-async function liveConfirmed(merchantId: string, amount: number): Promise<string> {
-  const s = services();
-  const now = s.clock.now();
-  const payment: Payment = {
-    id: s.ids.next('payment'),
-    merchantId,
-    qrCodeId: null,
-    status: 'succeeded',
-    amount,
-    currency: 'THB',
-    reference: null,
-    description: null,
-    clientName: 'Somchai Jaidee',
-    clientBankName: 'KBANK',
-    clientBankAccount: '0987654321',
-    metadata: {},
-    refundedAmount: 0,
-    card: null,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: now,
-    expiresAt: null,
-  };
-  await s.uow.run((tx) => saveNewPayment(tx, s, payment));
-  return payment.id;
-}
-
 async function drainSandboxRail(): Promise<void> {
   for (let round = 0; round < 100 && (await advanceSandboxPayouts(services())) > 0; round++);
 }
@@ -176,7 +153,7 @@ async function run(mode: 'test' | 'live', feeBps: number, steps: Step[]): Promis
   for (const next of steps) {
     if (next.kind === 'pay') {
       clock.advance(1); // no two credits mature at the same instant, so "latest-maturing" is never a tie
-      const id = mode === 'test' ? await paid(api, next.amount) : await liveConfirmed(merchant.id, next.amount);
+      const id = mode === 'test' ? await paid(api, next.amount) : await paidAtBankNow(services(), api, next.amount);
       const net = netOf(next.amount, feeBps);
       const credit: Credit = { net, availableOn: now() + DELAY_MS, remaining: net, matured: false };
       model.credits.push(credit);
