@@ -1,7 +1,7 @@
 import { notFound } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import { testEvent } from '../domain/test-event.js';
-import type { Delivery, Webhook, WebhookStatus } from '../domain/webhook.js';
+import { assertWebhookUrlLength, type Delivery, type Webhook, type WebhookStatus } from '../domain/webhook.js';
 import { previousSecretExpiry } from '../domain/webhook-management.js';
 import type { Repositories, WebhookChanges } from '../ports/repositories.js';
 import type { Services } from './services.js';
@@ -18,6 +18,7 @@ export async function updateWebhook(s: Services, merchant: Merchant, id: string,
   const changes: WebhookChanges = {};
   if (update.events !== undefined) changes.events = subscribedKinds(update.events);
   if (update.url !== undefined) {
+    assertWebhookUrlLength(update.url);
     await retrieveWebhook(s, merchant, id); // an unknown id is 404 before its URL is looked up
     await s.webhooks.urlGuard.assertDeliverable(update.url);
     changes.url = update.url;

@@ -102,6 +102,8 @@ export interface WebhookChanges {
 }
 
 export interface WebhookRepository {
+  /** Holds off the merchant's other registrations until this transaction ends, then counts its endpoints (deleted ones aside). */
+  countForRegistration(merchantId: string): Promise<number>;
   insert(webhook: Webhook, secret: string): Promise<void>;
   /** Applies the changes; disabling marks what was still pending failed. Null for an unknown webhook. */
   update(merchantId: string, id: string, changes: WebhookChanges): Promise<Webhook | null>;

@@ -57,6 +57,7 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     },
     webhooks: {
       ...repos.webhooks,
+      countForRegistration: notHeld('webhooks.countForRegistration'),
       delete: notHeld('webhooks.delete'),
       disable: notHeld('webhooks.disable'),
       update: notHeld('webhooks.update'),

@@ -26,6 +26,12 @@ const toWebhook = (row: WebhookRow): Webhook => ({
 export const webhookRepository = (db: Db, insert: Insert = insertNow(db)): WebhookRepository => {
   const live = () => db<WebhookRow>('webhooks').whereNull('deleted_at');
   return {
+    async countForRegistration(merchantId) {
+      // The merchant's row is the lock; NO KEY leaves the foreign-key checks of other tables free to pass.
+      await db.raw('SELECT 1 FROM merchants WHERE id = ? FOR NO KEY UPDATE', [merchantId]);
+      const row = await live().where({ merchant_id: merchantId }).count<{ n: string | number }[]>({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
     async insert(w, secret) {
       await insert('webhooks', { id: w.id, merchant_id: w.merchantId, url: w.url, events: JSON.stringify(w.events), secret, status: w.status, created_at: w.createdAt });
     },
