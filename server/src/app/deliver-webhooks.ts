@@ -1,5 +1,6 @@
 import { settleAttempt, type AttemptOutcome, type AttemptResult } from '../domain/delivery-schedule.js';
 import { DomainError } from '../domain/errors.js';
+import { signingSecrets } from '../domain/webhook-management.js';
 import type { ClaimedDelivery } from '../ports/webhook-delivery.js';
 import type { Services } from './services.js';
 
@@ -19,7 +20,7 @@ async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<Attempt
     if (error instanceof DomainError) return { kind: 'refused_url', error: error.message };
     throw error;
   }
-  const secrets = delivery.previousSecret ? [delivery.secret, delivery.previousSecret] : delivery.secret;
+  const secrets = signingSecrets(delivery.secret, delivery.earlierSecrets);
   const headers = s.webhooks.signer.headersFor(secrets, delivery.eventId, s.clock.now(), delivery.payload);
   return s.webhooks.sender.send({ target, headers, body: delivery.payload, timeoutMs: s.webhooks.timeoutMs });
 }

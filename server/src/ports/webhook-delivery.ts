@@ -36,8 +36,8 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secret: string;
-  /** A rotated-out secret that has not expired yet: it signs too, so receivers can switch without losing an event. */
-  previousSecret: string | null;
+  /** Rotated-out secrets that have not expired yet, newest first: they sign too, so receivers switch without losing an event. */
+  earlierSecrets: string[];
   eventId: string;
   payload: string; // the exact bytes signed and sent
   /** This attempt's number (1 = first); a result is recorded only while it is still the latest attempt. */

@@ -10,7 +10,7 @@ interface ClaimedRow {
   attempts: number;
   url: string;
   secret: string;
-  previous_secret: string | null;
+  earlier_secrets: string[];
   payload: string;
 }
 
@@ -38,7 +38,8 @@ UPDATE webhook_deliveries d SET
 FROM due, webhooks w, events e
 WHERE d.id = due.id AND w.id = d.webhook_id AND e.id = d.event_id
 RETURNING due.live, d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret,
-  CASE WHEN w.previous_secret_expires_at > ? THEN w.previous_secret END AS previous_secret, e.payload`;
+  ARRAY(SELECT s.secret FROM webhook_earlier_secrets s WHERE s.webhook_id = w.id AND s.expires_at > ? ORDER BY s.retired_at DESC) AS earlier_secrets,
+  e.payload`;
 
 export const deliveryQueue = (knex: Knex): DeliveryQueue => ({
   async claimDue(now, limit, leaseMs) {
@@ -50,7 +51,7 @@ export const deliveryQueue = (knex: Knex): DeliveryQueue => ({
         webhookId: row.webhook_id,
         url: row.url,
         secret: row.secret,
-        previousSecret: row.previous_secret,
+        earlierSecrets: row.earlier_secrets,
         eventId: row.event_id,
         payload: row.payload,
         attempt: row.attempts,
