@@ -1,4 +1,4 @@
-import { settleAttempt, type AttemptOutcome, type AttemptResult } from '../domain/delivery-schedule.js';
+import { redeliveryAfter, settleAttempt, type AttemptOutcome, type AttemptResult } from '../domain/delivery-schedule.js';
 import { DomainError } from '../domain/errors.js';
 import { signingSecrets } from '../domain/webhook-management.js';
 import type { ClaimedDelivery } from '../ports/webhook-delivery.js';
@@ -28,9 +28,9 @@ async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<Attempt
 /** One attempt: check the URL, sign, send outside any transaction, then record what it means. */
 export async function attemptDelivery(s: Services, delivery: ClaimedDelivery): Promise<AttemptResult> {
   const outcome = await sendOnce(s, delivery);
-  const result = settleAttempt(outcome, delivery.attempt, s.webhooks.retryScheduleMs, s.clock.now());
-  await s.webhooks.queue.recordAttempt(delivery, result);
-  return result;
+  const now = s.clock.now();
+  const result = settleAttempt(outcome, delivery.attempt, s.webhooks.retryScheduleMs, now);
+  return (await s.webhooks.queue.recordAttempt(delivery, result, redeliveryAfter(result, now))) ?? result;
 }
 
 /** One dispatch pass: every due delivery up to `limit`, attempted concurrently. Returns how many were attempted. */

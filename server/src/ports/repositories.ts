@@ -126,7 +126,10 @@ export interface DeliveryRepository {
   findById(merchantId: string, webhookId: string, id: string): Promise<Delivery | null>;
   /** Writes the test event and its one delivery (no fan-out), due now, and wakes the dispatchers on commit. */
   queueTest(event: TestEvent, delivery: Delivery): Promise<void>;
-  /** Makes the delivery pending and due now, whatever its state, and wakes the dispatchers on commit. */
+  /**
+   * Makes the delivery pending and due now, whatever its state, and wakes the dispatchers on commit. An attempt in
+   * flight is never joined by a second one: the redelivery then waits until that attempt is recorded.
+   */
   redeliver(merchantId: string, webhookId: string, id: string, now: Date): Promise<Delivery | null>;
 }
 

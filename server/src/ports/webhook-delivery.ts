@@ -46,12 +46,16 @@ export interface ClaimedDelivery {
 
 export interface DeliveryQueue {
   /**
-   * Takes up to `limit` due deliveries of active webhooks, skipping rows other dispatchers are taking. A claim not
-   * settled within `leaseMs` (its dispatcher died) becomes due again, as a new attempt.
+   * Takes up to `limit` due deliveries of active webhooks, skipping rows other dispatchers are taking, and leases each
+   * for `leaseMs`: while leased, no other attempt of it starts. A claim not settled within the lease (its dispatcher
+   * died) becomes due again, as a new attempt.
    */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** Stores an attempt's result (and disables the webhook when asked); false when a newer attempt took over. */
-  recordAttempt(delivery: ClaimedDelivery, result: AttemptResult): Promise<boolean>;
+  /**
+   * Stores an attempt's result (and disables the webhook when asked), or `redelivery` instead when a redelivery was
+   * asked for while the attempt was in flight. Answers what it stored; null when a newer attempt took over.
+   */
+  recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, redelivery?: AttemptResult): Promise<AttemptResult | null>;
   /** The earliest time a claim could find work, or null when nothing is pending. */
   nextDueAt(): Promise<Date | null>;
 }
