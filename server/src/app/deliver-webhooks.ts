@@ -1,4 +1,5 @@
 import { redeliveryAfter, settleAttempt, type AttemptOutcome, type AttemptResult } from '../domain/delivery-schedule.js';
+import { MAX_IN_FLIGHT_PER_MERCHANT, merchantsAtShare } from '../domain/delivery-fairness.js';
 import { DomainError } from '../domain/errors.js';
 import { signingSecrets } from '../domain/webhook-management.js';
 import type { ClaimedDelivery } from '../ports/webhook-delivery.js';
@@ -7,9 +8,16 @@ import type { Services } from './services.js';
 /** Long enough for a DNS check, a send that runs into its time-out, and recording the result. */
 export const leaseMsFor = (timeoutMs: number): number => 2 * timeoutMs + 30_000;
 
-/** Takes up to `limit` due deliveries for this dispatcher alone. */
-export const claimDueDeliveries = (s: Services, limit: number): Promise<ClaimedDelivery[]> =>
-  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs));
+/**
+ * Takes up to `limit` due deliveries for this dispatcher alone. Given what it has in flight per merchant, no merchant
+ * gets more than its share, so one merchant's hanging endpoints never take every slot.
+ */
+export const claimDueDeliveries = (s: Services, limit: number, inFlight?: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> =>
+  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs), inFlight && { perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight });
+
+/** When a claim could next find work, leaving out the merchants whose share is in flight. */
+export const nextDeliveryDueAt = (s: Services, inFlight: ReadonlyMap<string, number>): Promise<Date | null> =>
+  s.webhooks.queue.nextDueAt(merchantsAtShare({ perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight }));
 
 async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<AttemptOutcome> {
   let target;

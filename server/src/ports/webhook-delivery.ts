@@ -1,3 +1,4 @@
+import type { MerchantShare } from '../domain/delivery-fairness.js';
 import type { AttemptOutcome, AttemptResult } from '../domain/delivery-schedule.js';
 
 /** A webhook URL whose host passed the address check, with the address it resolved to. */
@@ -33,6 +34,7 @@ export interface WebhookSender {
 /** A pending delivery one dispatcher has taken for one attempt. */
 export interface ClaimedDelivery {
   deliveryId: string;
+  merchantId: string;
   webhookId: string;
   url: string;
   secret: string;
@@ -48,16 +50,17 @@ export interface DeliveryQueue {
   /**
    * Takes up to `limit` due deliveries of active webhooks, skipping rows other dispatchers are taking, and leases each
    * for `leaseMs`: while leased, no other attempt of it starts. A claim not settled within the lease (its dispatcher
-   * died) becomes due again, as a new attempt.
+   * died) becomes due again, as a new attempt. With `share`, no merchant ends up with more than its share in flight
+   * (the oldest due deliveries of the others are taken first).
    */
-  claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  claimDue(now: Date, limit: number, leaseMs: number, share?: MerchantShare): Promise<ClaimedDelivery[]>;
   /**
    * Stores an attempt's result (and disables the webhook when asked), or `redelivery` instead when a redelivery was
    * asked for while the attempt was in flight. Answers what it stored; null when a newer attempt took over.
    */
   recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, redelivery?: AttemptResult): Promise<AttemptResult | null>;
-  /** The earliest time a claim could find work, or null when nothing is pending. */
-  nextDueAt(): Promise<Date | null>;
+  /** The earliest time a claim could find work (for merchants other than `excluding`), or null when nothing is pending. */
+  nextDueAt(excluding?: readonly string[]): Promise<Date | null>;
 }
 
 /** Wakes dispatchers when new deliveries are committed (PostgreSQL NOTIFY); without it they poll. */

@@ -1,4 +1,5 @@
-import { attemptDelivery, claimDueDeliveries } from '../../app/deliver-webhooks.js';
+import { attemptDelivery, claimDueDeliveries, nextDeliveryDueAt } from '../../app/deliver-webhooks.js';
+import { MAX_IN_FLIGHT_PER_MERCHANT } from '../../domain/delivery-fairness.js';
 import type { Services } from '../../app/services.js';
 import type { ClaimedDelivery, DeliveryWakeups } from '../../ports/webhook-delivery.js';
 
@@ -22,13 +23,15 @@ const ERROR_BACKOFF_MS = 1_000;
 
 /**
  * Outbox -> signed HTTP deliveries. Claims due deliveries into free slots, sends each outside any transaction, and
- * sleeps until a wake-up, the next scheduled retry, or the poll interval, whichever comes first.
+ * sleeps until a wake-up, the next scheduled retry, or the poll interval, whichever comes first. No merchant holds
+ * more than its share of the slots: a merchant at its share is claimed for again as soon as one of its attempts ends.
  */
 export function startWebhookDispatcher(options: DispatcherOptions): RunningDispatcher {
   const s = options.services;
   const maxInFlight = options.maxInFlight ?? 64;
   const report = options.onError ?? (() => undefined);
   const inFlight = new Set<Promise<void>>();
+  const inFlightByMerchant = new Map<string, number>();
   let stopped = false;
   let claiming: Promise<void> | null = null;
   let claimAgain = false; // woken while claiming
@@ -64,13 +67,19 @@ export function startWebhookDispatcher(options: DispatcherOptions): RunningDispa
   }
 
   function track(delivery: ClaimedDelivery): void {
+    const merchant = delivery.merchantId;
+    inFlightByMerchant.set(merchant, (inFlightByMerchant.get(merchant) ?? 0) + 1);
     const attempt: Promise<void> = attemptDelivery(s, delivery)
       .then((result) => {
         if (result.nextAttemptAt) wakeAt(result.nextAttemptAt.getTime());
       }, report)
       .finally(() => {
         inFlight.delete(attempt);
-        if (backlog && inFlight.size <= maxInFlight / 2) kick();
+        const left = (inFlightByMerchant.get(merchant) ?? 1) - 1;
+        if (left === 0) inFlightByMerchant.delete(merchant);
+        else inFlightByMerchant.set(merchant, left);
+        // A merchant that was at its share may have due deliveries the last claims left where they were.
+        if ((backlog && inFlight.size <= maxInFlight / 2) || left + 1 >= MAX_IN_FLIGHT_PER_MERCHANT) kick();
       });
     inFlight.add(attempt);
   }
@@ -80,11 +89,11 @@ export function startWebhookDispatcher(options: DispatcherOptions): RunningDispa
     // With a backlog, claim in large batches: attempts finishing below half the slots kick again.
     if (room <= 0 || (backlog && room < maxInFlight / 2)) return;
     try {
-      const claimed = await claimDueDeliveries(s, room);
+      const claimed = await claimDueDeliveries(s, room, inFlightByMerchant);
       claimed.forEach(track);
       backlog = claimed.length === room;
       if (backlog) return;
-      const next = await s.webhooks.queue.nextDueAt();
+      const next = await nextDeliveryDueAt(s, inFlightByMerchant);
       wakeAt(Math.min(next?.getTime() ?? Number.POSITIVE_INFINITY, now() + options.pollIntervalMs));
     } catch (error) {
       report(error);
