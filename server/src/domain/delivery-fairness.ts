@@ -1,8 +1,8 @@
 /**
- * Attempts one dispatcher has in flight for one merchant at most. A merchant's slow or dead endpoints hold no more
- * slots than this, so the rest stay free for other merchants' deliveries (the send time-out stays as it is).
+ * Attempts one dispatcher has in flight for one merchant at most (a quarter of its slots). A merchant's slow or dead
+ * endpoints hold no more than this, so the rest stay free for other merchants' deliveries (the send time-out stays).
  */
-export const MAX_IN_FLIGHT_PER_MERCHANT = 16;
+export const MAX_IN_FLIGHT_PER_MERCHANT = 64;
 
 /** Each merchant's attempts in flight, and how many one merchant may have. */
 export interface MerchantShare {

@@ -8,8 +8,8 @@ import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 // arriving while they all still hang can only come from the dispatcher keeping room for other merchants.
 const env = { ...webhookEnv, WEBHOOK_TIMEOUT_MS: '600000' };
 const ENDPOINTS = 16;
-// 80 deliveries of A at once: more than the dispatcher has slots for (64).
-const A_PAYMENTS = 5;
+// 272 deliveries of A at once: more than the dispatcher has slots for (256).
+const A_PAYMENTS = 17;
 
 let server: TestServer;
 let receiver: Receiver;
