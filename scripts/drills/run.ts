@@ -9,7 +9,8 @@
  *   fuzz       >= 10,000 generated hostile requests (--short: 1,000): no 5xx, every error in the envelope, memory flat
  *   scale      1,000,000 transactions for one merchant: list latency at 10k, 100k and 1M rows, EXPLAIN of the slow ones
  *   bank       1,000 live payments through the SCB simulator, 10 % of callbacks dropped, 10 % duplicated, one SIGKILL
- *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short)
+ *   fairness   16 hanging webhook endpoints of one merchant: another merchant's deliveries still arrive within 2 s
+ *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short), fairness (--short)
  *
  * Each drill prints a result table (PASS/FAIL per guarantee, figures without a verdict) and the run exits 1 when any
  * guarantee broke or a drill could not run. PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
@@ -25,8 +26,9 @@ const DRILLS: Record<string, () => Promise<Drill>> = {
   fuzz: async () => (await import('./fuzz.js')).fuzzDrill,
   scale: async () => (await import('./scale.js')).scaleDrill,
   bank: async () => (await import('./bank.js')).bankDrill,
+  fairness: async () => (await import('./fairness.js')).fairnessDrill,
 };
-const CI_SUBSET = ['fuzz', 'instances', 'crash'];
+const CI_SUBSET = ['fuzz', 'instances', 'crash', 'fairness'];
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { short: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } });
 

@@ -19,6 +19,8 @@ export interface Config {
   bank: BankConfig;
   /** Requests per second (and burst) for each merchant, and for each client address on public pages; 0: no limit. */
   rateLimitPerSecond: number;
+  /** A checkout page's status stream ends after this long (CHECKOUT_STREAM_LIFETIME, default 15m); the page reconnects. */
+  checkoutStreamLifetimeMs: number;
   /** Serve GET /metrics on the API port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
   metrics: { onApiPort: boolean; port: number | null };
   /** WEB_CONCURRENCY: how many server processes `npm start` runs on the one port (node:cluster); 1: this process serves. */
@@ -39,6 +41,12 @@ export function parseDuration(text: string, name: string): number {
   const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
   if (!match) throw new ConfigError(`${name}: '${text}' is not a duration (use e.g. 0, 500ms, 5s, 5m, 2h).`);
   return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
+}
+
+function positiveDuration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const ms = parseDuration(env[name] || fallback, name);
+  if (ms <= 0) throw new ConfigError(`${name}: must be longer than 0.`);
+  return ms;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -110,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
     bank: bankConfig(env),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
+    checkoutStreamLifetimeMs: positiveDuration(env, 'CHECKOUT_STREAM_LIFETIME', '15m'),
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
     webConcurrency: webConcurrency(env),
   };

@@ -151,7 +151,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
-    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub) },
+    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
     validateResponses: overrides.validateResponses ?? false,
     hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,

@@ -13,6 +13,7 @@ describe('settings', () => {
       webhookTimeoutMs: 10_000,
       webhookDispatcher: true,
       rateLimitPerSecond: 100,
+      checkoutStreamLifetimeMs: 900_000,
       metrics: { onApiPort: false, port: null },
     });
   });
@@ -30,8 +31,9 @@ describe('settings', () => {
       RATE_LIMIT_PER_SECOND: '0',
       METRICS: 'on',
       METRICS_PORT: '9464',
+      CHECKOUT_STREAM_LIFETIME: '5m',
     });
-    expect(config).toMatchObject({ rateLimitPerSecond: 0, metrics: { onApiPort: true, port: 9464 } });
+    expect(config).toMatchObject({ rateLimitPerSecond: 0, metrics: { onApiPort: true, port: 9464 }, checkoutStreamLifetimeMs: 300_000 });
     expect(config).toMatchObject({ port: 8080, publicBaseUrl: 'https://pay.example.com', webhookRetryScheduleMs: [0, 500, 2000], webhookDispatcher: false, webhookTimeoutMs: 250 });
   });
 
@@ -49,6 +51,8 @@ describe('settings', () => {
     ['RATE_LIMIT_PER_SECOND', '2.5', /RATE_LIMIT_PER_SECOND/],
     ['METRICS', 'true', /METRICS: 'true' must be 'on' or 'off'/],
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
+    ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],
+    ['CHECKOUT_STREAM_LIFETIME', 'forever', /CHECKOUT_STREAM_LIFETIME: 'forever' is not a duration/],
   ])('refuses %s=%s with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });

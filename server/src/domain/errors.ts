@@ -6,6 +6,7 @@ export const errorCodes = [
   'invalid_amount',
   'invalid_currency',
   'invalid_url',
+  'webhook_limit_reached',
   'invalid_token',
   'card_payments_unavailable',
   'qr_payments_unavailable',

@@ -9,6 +9,7 @@ import type { Refund } from '../domain/refund.js';
 import type { TestEvent } from '../domain/test-event.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../domain/transaction.js';
 import type { Delivery, Webhook } from '../domain/webhook.js';
+import type { EarlierSecret } from '../domain/webhook-management.js';
 import type { BalanceRepository, PayoutAccountStore, RefundPayoutRepository, WithdrawalRepository } from './ledger.js';
 
 export interface MerchantRepository extends PayoutAccountStore {
@@ -102,12 +103,16 @@ export interface WebhookChanges {
 }
 
 export interface WebhookRepository {
+  /** Holds off the merchant's other registrations until this transaction ends, then counts its endpoints (deleted ones aside). */
+  countForRegistration(merchantId: string): Promise<number>;
   insert(webhook: Webhook, secret: string): Promise<void>;
   /** Applies the changes; disabling marks what was still pending failed. Null for an unknown webhook. */
   update(merchantId: string, id: string, changes: WebhookChanges): Promise<Webhook | null>;
-  /** The new secret signs from now on; the current one too until `previousExpiresAt` (null: it is dropped at once). */
-  rotateSecret(merchantId: string, id: string, secret: string, previousExpiresAt: Date | null): Promise<boolean>;
-  /** Forgets previous secrets whose time is up. */
+  /** The current secret and the earlier ones kept, locked until the transaction ends (rotations one at a time); null for an unknown webhook. */
+  secretsForRotation(merchantId: string, id: string): Promise<{ secret: string; earlier: EarlierSecret[] } | null>;
+  /** The new current secret, and the earlier secrets that go on signing (any other is forgotten). */
+  replaceSecrets(id: string, secret: string, earlier: readonly EarlierSecret[]): Promise<void>;
+  /** Forgets earlier secrets whose time is up. */
   forgetExpiredSecrets(now: Date): Promise<number>;
   findById(merchantId: string, id: string): Promise<Webhook | null>;
   list(merchantId: string, page: PageRequest): Promise<Page<Webhook>>;
@@ -121,7 +126,10 @@ export interface DeliveryRepository {
   findById(merchantId: string, webhookId: string, id: string): Promise<Delivery | null>;
   /** Writes the test event and its one delivery (no fan-out), due now, and wakes the dispatchers on commit. */
   queueTest(event: TestEvent, delivery: Delivery): Promise<void>;
-  /** Makes the delivery pending and due now, whatever its state, and wakes the dispatchers on commit. */
+  /**
+   * Makes the delivery pending and due now, whatever its state, and wakes the dispatchers on commit. An attempt in
+   * flight is never joined by a second one: the redelivery then waits until that attempt is recorded.
+   */
   redeliver(merchantId: string, webhookId: string, id: string, now: Date): Promise<Delivery | null>;
 }
 

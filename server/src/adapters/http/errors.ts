@@ -33,6 +33,7 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   invalid_amount: [422, 'validation_error'],
   invalid_currency: [422, 'validation_error'],
   invalid_url: [422, 'validation_error'],
+  webhook_limit_reached: [422, 'validation_error'],
   payment_not_pending: [422, 'validation_error'],
   payment_not_refundable: [422, 'validation_error'],
   internal_error: [500, 'api_error'],

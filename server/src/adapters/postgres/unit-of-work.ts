@@ -57,10 +57,12 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     },
     webhooks: {
       ...repos.webhooks,
+      countForRegistration: notHeld('webhooks.countForRegistration'),
       delete: notHeld('webhooks.delete'),
       disable: notHeld('webhooks.disable'),
       update: notHeld('webhooks.update'),
-      rotateSecret: notHeld('webhooks.rotateSecret'),
+      secretsForRotation: notHeld('webhooks.secretsForRotation'),
+      replaceSecrets: notHeld('webhooks.replaceSecrets'),
       forgetExpiredSecrets: notHeld('webhooks.forgetExpiredSecrets'),
     },
     deliveries: { ...repos.deliveries, queueTest: notHeld('deliveries.queueTest'), redeliver: notHeld('deliveries.redeliver') },
