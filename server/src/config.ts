@@ -19,6 +19,10 @@ export interface Config {
   bank: BankConfig;
   /** Requests per second (and burst) for each merchant, and for each client address on public pages; 0: no limit. */
   rateLimitPerSecond: number;
+  /** Failed authentications per second (and burst) for each client address on the API; beyond: 429. 0: no limit. */
+  authFailureLimitPerSecond: number;
+  /** How long a request body may take to arrive once the service starts reading it; then 408 and the connection closes. */
+  requestBodyTimeoutMs: number;
   /** Serve GET /metrics on the API port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
   metrics: { onApiPort: boolean; port: number | null };
 }
@@ -108,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
     bank: bankConfig(env),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
+    authFailureLimitPerSecond: integer(env, 'AUTH_FAILURE_LIMIT_PER_SECOND', 20, 0, 1_000_000),
+    requestBodyTimeoutMs: integer(env, 'REQUEST_BODY_TIMEOUT_MS', 10_000, 1, 600_000),
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
   };
 }

@@ -13,6 +13,8 @@ describe('settings', () => {
       webhookTimeoutMs: 10_000,
       webhookDispatcher: true,
       rateLimitPerSecond: 100,
+      authFailureLimitPerSecond: 20,
+      requestBodyTimeoutMs: 10_000,
       metrics: { onApiPort: false, port: null },
     });
   });
@@ -28,10 +30,12 @@ describe('settings', () => {
       WEBHOOK_DISPATCHER: 'off',
       EXPIRY_SWEEP_INTERVAL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
+      AUTH_FAILURE_LIMIT_PER_SECOND: '0',
+      REQUEST_BODY_TIMEOUT_MS: '2500',
       METRICS: 'on',
       METRICS_PORT: '9464',
     });
-    expect(config).toMatchObject({ rateLimitPerSecond: 0, metrics: { onApiPort: true, port: 9464 } });
+    expect(config).toMatchObject({ rateLimitPerSecond: 0, authFailureLimitPerSecond: 0, requestBodyTimeoutMs: 2500, metrics: { onApiPort: true, port: 9464 } });
     expect(config).toMatchObject({ port: 8080, publicBaseUrl: 'https://pay.example.com', webhookRetryScheduleMs: [0, 500, 2000], webhookDispatcher: false, webhookTimeoutMs: 250 });
   });
 
@@ -47,6 +51,8 @@ describe('settings', () => {
     ['EXPIRY_SWEEP_INTERVAL_MS', '-1', /EXPIRY_SWEEP_INTERVAL_MS/],
     ['RATE_LIMIT_PER_SECOND', '-5', /RATE_LIMIT_PER_SECOND: '-5' must be an integer from 0/],
     ['RATE_LIMIT_PER_SECOND', '2.5', /RATE_LIMIT_PER_SECOND/],
+    ['AUTH_FAILURE_LIMIT_PER_SECOND', '-1', /AUTH_FAILURE_LIMIT_PER_SECOND: '-1' must be an integer from 0/],
+    ['REQUEST_BODY_TIMEOUT_MS', '0', /REQUEST_BODY_TIMEOUT_MS: '0' must be an integer from 1/],
     ['METRICS', 'true', /METRICS: 'true' must be 'on' or 'off'/],
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
   ])('refuses %s=%s with a clear message', (name, value, message) => {
