@@ -21,6 +21,10 @@ export interface Config {
   rateLimitPerSecond: number;
   /** A checkout page's status stream ends after this long (CHECKOUT_STREAM_LIFETIME, default 15m); the page reconnects. */
   checkoutStreamLifetimeMs: number;
+  /** Failed authentications per second (and burst) for each client address on the API; beyond: 429. 0: no limit. */
+  authFailureLimitPerSecond: number;
+  /** How long a request body may take to arrive once the service starts reading it; then 408 and the connection closes. */
+  requestBodyTimeoutMs: number;
   /** Serve GET /metrics on the API port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
   metrics: { onApiPort: boolean; port: number | null };
   /** WEB_CONCURRENCY: how many server processes `npm start` runs on the one port (node:cluster); 1: this process serves. */
@@ -119,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bank: bankConfig(env),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
     checkoutStreamLifetimeMs: positiveDuration(env, 'CHECKOUT_STREAM_LIFETIME', '15m'),
+    authFailureLimitPerSecond: integer(env, 'AUTH_FAILURE_LIMIT_PER_SECOND', 20, 0, 1_000_000),
+    requestBodyTimeoutMs: integer(env, 'REQUEST_BODY_TIMEOUT_MS', 10_000, 1, 600_000),
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
     webConcurrency: webConcurrency(env),
   };

@@ -14,6 +14,8 @@ describe('settings', () => {
       webhookDispatcher: true,
       rateLimitPerSecond: 100,
       checkoutStreamLifetimeMs: 900_000,
+      authFailureLimitPerSecond: 20,
+      requestBodyTimeoutMs: 10_000,
       metrics: { onApiPort: false, port: null },
     });
   });
@@ -29,11 +31,13 @@ describe('settings', () => {
       WEBHOOK_DISPATCHER: 'off',
       EXPIRY_SWEEP_INTERVAL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
+      AUTH_FAILURE_LIMIT_PER_SECOND: '0',
+      REQUEST_BODY_TIMEOUT_MS: '2500',
       METRICS: 'on',
       METRICS_PORT: '9464',
       CHECKOUT_STREAM_LIFETIME: '5m',
     });
-    expect(config).toMatchObject({ rateLimitPerSecond: 0, metrics: { onApiPort: true, port: 9464 }, checkoutStreamLifetimeMs: 300_000 });
+    expect(config).toMatchObject({ rateLimitPerSecond: 0, authFailureLimitPerSecond: 0, requestBodyTimeoutMs: 2500, metrics: { onApiPort: true, port: 9464 }, checkoutStreamLifetimeMs: 300_000 });
     expect(config).toMatchObject({ port: 8080, publicBaseUrl: 'https://pay.example.com', webhookRetryScheduleMs: [0, 500, 2000], webhookDispatcher: false, webhookTimeoutMs: 250 });
   });
 
@@ -49,6 +53,8 @@ describe('settings', () => {
     ['EXPIRY_SWEEP_INTERVAL_MS', '-1', /EXPIRY_SWEEP_INTERVAL_MS/],
     ['RATE_LIMIT_PER_SECOND', '-5', /RATE_LIMIT_PER_SECOND: '-5' must be an integer from 0/],
     ['RATE_LIMIT_PER_SECOND', '2.5', /RATE_LIMIT_PER_SECOND/],
+    ['AUTH_FAILURE_LIMIT_PER_SECOND', '-1', /AUTH_FAILURE_LIMIT_PER_SECOND: '-1' must be an integer from 0/],
+    ['REQUEST_BODY_TIMEOUT_MS', '0', /REQUEST_BODY_TIMEOUT_MS: '0' must be an integer from 1/],
     ['METRICS', 'true', /METRICS: 'true' must be 'on' or 'off'/],
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
     ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],

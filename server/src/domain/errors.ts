@@ -27,6 +27,7 @@ export const errorCodes = [
   'idempotency_key_reused',
   'idempotency_key_in_use',
   'payload_too_large',
+  'request_timeout',
   'rate_limit_exceeded',
   'internal_error',
   'service_unavailable',

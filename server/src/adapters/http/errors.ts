@@ -29,6 +29,7 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   idempotency_key_in_use: [409, 'idempotency_error'],
   qr_code_expired: [410, 'not_found'],
   payload_too_large: [413, 'validation_error'],
+  request_timeout: [408, 'api_error'],
   rate_limit_exceeded: [429, 'rate_limit_error'],
   invalid_amount: [422, 'validation_error'],
   invalid_currency: [422, 'validation_error'],
