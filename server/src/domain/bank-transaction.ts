@@ -1,4 +1,5 @@
-import type { Payer, Payment } from './payment.js';
+import { bankMoneyProblem, type Payer, type Payment } from './payment.js';
+import type { Mode } from './merchant.js';
 import type { Satang } from './money.js';
 import { thaiBanks } from './payout-account.js';
 
@@ -116,11 +117,11 @@ export function payerOf(transaction: BankTransaction): Partial<Payer> {
   };
 }
 
-/** Whether the bank's money settles this payment, or why it does not. */
-export function unmatchedReasonOf(payment: Payment | null, transaction: BankTransaction): UnmatchedReason | null {
+/** Whether the bank's money settles this payment (of a merchant in `mode`), or why it does not. */
+export function unmatchedReasonOf(payment: Payment | null, mode: Mode, transaction: BankTransaction): UnmatchedReason | null {
   if (!payment) return 'unknown_reference';
-  if (payment.status !== 'pending') return 'payment_not_pending';
-  if (payment.expiresAt && transaction.paidAt.getTime() >= payment.expiresAt.getTime()) return 'payment_expired';
+  const problem = bankMoneyProblem(payment, mode, transaction.paidAt);
+  if (problem) return problem;
   if (parseBankAmount(transaction.amount) !== payment.amount) return 'amount_mismatch';
   return null;
 }

@@ -55,8 +55,19 @@ export interface PaymentRepository {
   /** With `lock`, the row stays locked until the transaction ends, so concurrent changes queue. */
   findById(merchantId: string, id: string, options?: { lock?: boolean }): Promise<Payment | null>;
   list(merchantId: string, filter: PaymentFilter, page: PageRequest): Promise<Page<Payment>>;
-  /** Pending payments past their expiry, locked and skipped by concurrent sweepers. */
-  lockOverduePending(now: Date, limit: number): Promise<Payment[]>;
+  /** Pending test payments past their expiry, locked and skipped by concurrent sweepers. */
+  lockOverdueTestPayments(now: Date, limit: number): Promise<Payment[]>;
+  /** Pending live QR payments that expired at or before `expiredBy`, oldest first, unlocked: the bank is asked about them first. */
+  overdueLivePayments(expiredBy: Date, limit: number): Promise<OverdueLivePayment[]>;
+}
+
+/** A live payment the sweeper may expire once the bank lists nothing for its ref1. */
+export interface OverdueLivePayment {
+  paymentId: string;
+  merchantId: string;
+  ref1: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 export interface RefundRepository {

@@ -47,7 +47,7 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     payments: {
       ...repos.payments,
       update: notHeld('payments.update'),
-      lockOverduePending: notHeld('payments.lockOverduePending'),
+      lockOverdueTestPayments: notHeld('payments.lockOverdueTestPayments'),
       findById: (merchantId, id, options) => (options?.lock ? notHeld('a locking payments.findById')() : repos.payments.findById(merchantId, id)),
     },
     transactions: {
