@@ -165,9 +165,3 @@ export async function inBatches<T>(items: readonly T[], concurrency: number, wor
     }),
   );
 }
-
-/** For the operator (`bank unmatched`): money the bank received that settled no payment, newest first. */
-export const listUnmatchedBankTransactions = (s: Services, limit = 1_000) => s.uow.repos.bankTransactions.listUnmatched(limit);
-
-/** How many unmatched bank transactions there are (one cheap count, e.g. for a gauge). */
-export const countUnmatchedBankTransactions = (s: Services) => s.uow.repos.bankTransactions.countUnmatched();

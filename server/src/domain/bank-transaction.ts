@@ -1,7 +1,7 @@
 import { bankMoneyProblem, type Payer, type Payment } from './payment.js';
 import type { Mode } from './merchant.js';
 import type { Satang } from './money.js';
-import { thaiBanks } from './payout-account.js';
+import { thaiBanks, type PayoutAccount } from './payout-account.js';
 
 /** Money the bank reports as paid to the deployment's biller account, as its inquiry API lists it. */
 export interface BankTransaction {
@@ -41,7 +41,20 @@ export interface UnmatchedBankTransaction {
   paymentId: string | null;
   paidAt: Date;
   recordedAt: Date;
+  /** The payer as the bank listed them: where a return goes. */
+  payerName: string | null;
+  payerAccount: string | null;
+  sendingBankCode: string | null;
+  resolution: UnmatchedResolution | null;
 }
+
+/** What the operator did with unmatched money: sent it back to the payer (once), or closed it with a note. */
+export type UnmatchedResolution =
+  | { kind: 'returned'; destination: PayoutAccount; amount: Satang; status: ReturnStatus; exported: boolean; at: Date }
+  | { kind: 'resolved'; note: string; at: Date };
+
+/** A return travels the payout rail as a live refund does: pending until exported and marked by the operator. */
+export type ReturnStatus = 'pending' | 'succeeded' | 'failed';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
@@ -125,3 +138,51 @@ export function unmatchedReasonOf(payment: Payment | null, mode: Mode, transacti
   if (parseBankAmount(transaction.amount) !== payment.amount) return 'amount_mismatch';
   return null;
 }
+
+/** Unmatched money still waiting for the operator: never handled, or its return failed. */
+export const isOpen = (u: Pick<UnmatchedBankTransaction, 'resolution'>): boolean =>
+  u.resolution === null || (u.resolution.kind === 'returned' && u.resolution.status === 'failed');
+
+/**
+ * Why the payer's account, as the bank listed it, cannot take a return; null when it can. The rule of live refunds:
+ * a 10 to 15 digit account number (a masked one such as xxx-x-x8820-x does not qualify) at a listed bank.
+ */
+export function payerReturnAccountProblem(u: Pick<UnmatchedBankTransaction, 'payerAccount' | 'sendingBankCode'>): string | null {
+  if (!u.payerAccount || !/^\d{10,15}$/.test(u.payerAccount)) return `the bank reported the payer's account as '${u.payerAccount ?? ''}', not a 10 to 15 digit account number`;
+  if (!u.sendingBankCode || !(u.sendingBankCode in thaiBanks)) return `the payer's bank code '${u.sendingBankCode ?? ''}' is not one of ${Object.keys(thaiBanks).join(', ')}`;
+  return null;
+}
+
+/** Why unmatched money cannot go back to the payer now, or null: it goes back once, to the account the bank listed. */
+export function returnProblem(u: UnmatchedBankTransaction): string | null {
+  if (u.resolution?.kind === 'returned') return `${u.id} was already returned once (${u.resolution.status}); it is not sent twice. Close it with a note instead.`;
+  if (u.resolution?.kind === 'resolved') return `${u.id} was closed with a note; it cannot be returned.`;
+  const amount = parseBankAmount(u.amount);
+  if (amount === null || amount <= 0) return `${u.id}: the bank's amount '${u.amount}' is not an exact amount in satang. Close it with a note instead.`;
+  const problem = payerReturnAccountProblem(u);
+  return problem && `${u.id} cannot be returned: ${problem}. Close it with a note instead.`;
+}
+
+/** The return of unmatched money to the payer, waiting for the next bulk-transfer export; the caller has checked `returnProblem`. */
+export function returnToPayer(u: UnmatchedBankTransaction, at: Date): UnmatchedResolution {
+  const amount = parseBankAmount(u.amount);
+  if (returnProblem(u) || amount === null) throw new RangeError(`${u.id} cannot be returned`);
+  return { kind: 'returned', destination: { bankCode: u.sendingBankCode!, accountNumber: u.payerAccount!, accountName: u.payerName ?? '' }, amount, status: 'pending', exported: false, at };
+}
+
+const MAX_NOTE_LENGTH = 500;
+
+/** Why unmatched money cannot be closed with this note, or null: only open money, never over a return under way. */
+export function resolveProblem(u: UnmatchedBankTransaction, note: string): string | null {
+  const text = note.trim();
+  // eslint-disable-next-line no-control-regex
+  if (!text || text.length > MAX_NOTE_LENGTH || /[\u0000-\u001f\u007f]/.test(text)) return `the note must be 1 to ${MAX_NOTE_LENGTH} characters, without control characters.`;
+  if (u.resolution && !isOpen(u)) {
+    const state = u.resolution.kind === 'returned' ? `returned (${u.resolution.status})` : 'already closed with a note';
+    return `${u.id} is ${state}; only open unmatched money can be closed.`;
+  }
+  return null;
+}
+
+/** Unmatched money closed with the operator's note (handled outside the service); the caller has checked `resolveProblem`. */
+export const resolveWithNote = (note: string, at: Date): UnmatchedResolution => ({ kind: 'resolved', note: note.trim(), at });

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
-import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason } from '../domain/bank-transaction.js';
+import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
@@ -168,8 +168,21 @@ export interface BankTransactionRepository {
   livePaymentOf(ref1: string): Promise<{ merchantId: string; paymentId: string } | null>;
   /** Records the bank's transaction once; false (and nothing written) when its transactionId is recorded already. */
   record(recorded: RecordedBankTransaction): Promise<boolean>;
-  listUnmatched(limit: number): Promise<UnmatchedBankTransaction[]>;
-  countUnmatched(): Promise<number>;
+  /** Newest first; `openOnly`: only those the operator has not handled (or whose return failed). */
+  listUnmatched(limit: number, options?: { openOnly?: boolean }): Promise<UnmatchedBankTransaction[]>;
+  countUnmatched(options?: { openOnly?: boolean }): Promise<number>;
+  /** Unmatched money the bank reported for one payment's ref1, oldest first. */
+  unmatchedOfPayment(paymentId: string): Promise<UnmatchedBankTransaction[]>;
+  /** The operator's lookup by `btx_` id, locked until the transaction ends; null for an unknown or matched one. */
+  lockUnmatched(id: string): Promise<UnmatchedBankTransaction | null>;
+  setResolution(id: string, resolution: UnmatchedResolution): Promise<void>;
+}
+
+/** Returns of unmatched money on the bulk-transfer rail, beside withdrawals and live refunds. */
+export interface BankReturnQueue {
+  /** Pending returns not exported yet, locked and skipped by a concurrent export. */
+  lockUnexported(limit: number): Promise<UnmatchedBankTransaction[]>;
+  markExported(ids: readonly string[], at: Date): Promise<void>;
 }
 
 /** A live payment that reconciliation asks the bank about. */
@@ -204,6 +217,7 @@ export interface Repositories {
   refundPayouts: RefundPayoutRepository;
   bankTransactions: BankTransactionRepository;
   bankChecks: BankCheckQueue;
+  bankReturns: BankReturnQueue;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */
