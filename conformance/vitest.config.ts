@@ -23,6 +23,7 @@ class PipelineSequencer extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['../scripts/lib/loopback-only.ts'],
     // One file at a time, in pipeline order; modules (the server, Pact's native core) are loaded once, not per file.
     fileParallelism: false,
     isolate: false,

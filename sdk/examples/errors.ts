@@ -1,6 +1,6 @@
 import { ConnectionError, PaymentDeclinedError, PaymentQrClient, PaymentQrError, ValidationError } from '@payment-qr/sdk';
 
-const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL });
+const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL! });
 
 try {
   await client.payments.create({ token_id: 'tok_declined', amount: 89_000, currency: 'THB' });

@@ -1,6 +1,6 @@
 import { PaymentQrClient } from '@payment-qr/sdk';
 
-const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL });
+const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL! });
 
 // Every succeeded payment of November, across as many pages as it takes (100 per request).
 let received = 0;

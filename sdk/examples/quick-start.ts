@@ -2,7 +2,7 @@ import { PaymentQrClient } from '@payment-qr/sdk';
 
 const client = new PaymentQrClient({
   apiKey: process.env.PAYMENT_QR_API_KEY!, // sk_test_... printed by `npm start` or `npm run cli -- merchants create`
-  baseUrl: process.env.PAYMENT_QR_BASE_URL, // default http://127.0.0.1:3000
+  baseUrl: process.env.PAYMENT_QR_BASE_URL!, // where your service runs, e.g. https://payment-qr.example.com
 });
 
 // 1. A QR code for 1,500.00 THB. Amounts are integers in satang: 1 THB = 100 satang.
@@ -22,7 +22,7 @@ if (process.env.PAYMENT_QR_API_KEY?.startsWith('sk_test_')) {
   await client.testHelpers.succeed(qrCode.payment_id);
 }
 
-// 3. Wait for the payment. Webhooks tell you first; polling is the backup.
+// 3. Wait for the payment. Webhooks tell you first; polling is the backup. Still pending after 5 minutes: WaitTimeoutError.
 const payment = await client.payments.waitForCompletion(qrCode.payment_id, { timeoutMs: 5 * 60_000 });
 console.log(`Payment ${payment.payment_id} is ${payment.status}`); // succeeded, failed or expired
 

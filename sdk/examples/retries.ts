@@ -2,7 +2,7 @@ import { PaymentQrClient } from '@payment-qr/sdk';
 
 const client = new PaymentQrClient({
   apiKey: process.env.PAYMENT_QR_API_KEY!,
-  baseUrl: process.env.PAYMENT_QR_BASE_URL,
+  baseUrl: process.env.PAYMENT_QR_BASE_URL!,
   maxRetries: 4, // default 2
   timeout: 10_000, // per attempt, in milliseconds; default 30000
 });

@@ -1,7 +1,7 @@
 import express from 'express';
 import { PaymentQrClient, WebhookVerificationError, type WebhookEvent } from '@payment-qr/sdk';
 
-const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL });
+const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL! });
 const webhookSecret = process.env.PAYMENT_QR_WEBHOOK_SECRET!; // whsec_..., from client.webhooks.secret(id)
 
 const app = express();

@@ -1,6 +1,6 @@
 import { PaymentQrClient } from '@payment-qr/sdk';
 
-const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL });
+const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL! });
 
 const webhook = await client.webhooks.create({
   url: 'https://shop.example.co.th/hooks/payment-qr',

@@ -15,7 +15,7 @@ const run = (name: string, ...args: string[]): void => {
 };
 
 /** Every file of dist/ that package.json names (`exports`, `main`, `types`). */
-function filesNamedByManifest(manifest: Record<string, unknown>): string[] {
+export function filesNamedByManifest(manifest: Record<string, unknown>): string[] {
   const found = new Set<string>();
   const walk = (node: unknown): void => {
     if (typeof node === 'string') found.add(node);

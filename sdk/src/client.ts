@@ -15,9 +15,9 @@ export interface PaymentQrClientOptions {
   /**
    * Where the service runs, with the path prefix of a gateway or mock if there is one
    * (`https://gw.example.com/payment-qr`); the SDK adds `/Thai/v1`. A URL ending in `/Thai/v1` is taken as that
-   * base itself. Default `http://127.0.0.1:3000`.
+   * base itself. Required: the SDK does not guess where your service runs.
    */
-  baseUrl?: string;
+  baseUrl: string;
   /** Milliseconds to wait for each attempt's answer before it counts as a time-out. Default 30000. */
   timeout?: number;
   /** Retries after a failed first attempt (connection error, time-out, 409 in use, 429, 5xx). Default 2. */
@@ -26,7 +26,6 @@ export interface PaymentQrClientOptions {
   fetch?: FetchFunction;
 }
 
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 const API_PATH = '/Thai/v1';
@@ -43,14 +42,18 @@ interface ResolvedOptions {
 
 /** Checks the options once, when the client is made, so that a typo fails at start-up, not at the first payment. */
 function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) throw new TypeError('PaymentQrClient needs an options object: { apiKey }.');
+  if (typeof options !== 'object' || options === null) throw new TypeError('PaymentQrClient needs an options object: { apiKey, baseUrl }.');
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.has(name)) throw new TypeError(`Unknown PaymentQrClient option '${name}'. Known options: ${[...OPTION_NAMES].join(', ')}.`);
   }
-  const { apiKey, baseUrl = DEFAULT_BASE_URL, timeout = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
+  const { apiKey, baseUrl, timeout = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
   if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_....');
   // The key itself is never put in a message: messages end up in logs.
   if (!API_KEY.test(apiKey)) throw new TypeError('PaymentQrClient option apiKey must look like sk_test_... or sk_live_....');
+  // Undefined is what an unset environment variable gives: say what to set, not that undefined is no URL.
+  if (baseUrl === undefined || baseUrl === '') {
+    throw new TypeError(`PaymentQrClient option baseUrl is required: where the service runs, e.g. 'https://payment-qr.example.com' (the SDK adds ${API_PATH}).`);
+  }
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -80,7 +83,7 @@ function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
  * The Payment QR API client.
  *
  * ```ts
- * const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY! });
+ * const client = new PaymentQrClient({ apiKey: process.env.PAYMENT_QR_API_KEY!, baseUrl: process.env.PAYMENT_QR_BASE_URL! });
  * const qrCode = await client.qrCodes.create({ amount: 150000, currency: 'THB' });
  * ```
  */

@@ -1,12 +1,17 @@
-import type { ErrorBody, ErrorCode, ErrorType } from './types.js';
+import type { ErrorBody, ErrorCode, ErrorType, Payment } from './types.js';
 
-/** Codes the SDK assigns itself when there is no API error body: no answer, or an answer that is not ours. */
-export type ClientErrorCode = 'connection_failed' | 'timeout' | 'unexpected_response';
+/**
+ * Codes the SDK assigns itself when there is no API error body: no answer, an answer that is not ours, or a
+ * payment still pending when `payments.waitForCompletion` ran out of time (`wait_timeout`).
+ */
+export type ClientErrorCode = 'connection_failed' | 'timeout' | 'unexpected_response' | 'wait_timeout';
+/** Types the SDK assigns itself, next to the contract's ErrorType. */
+export type ClientErrorType = 'connection_error' | 'wait_timeout_error';
 
 export interface PaymentQrErrorFields {
   message: string;
   code: ErrorCode | ClientErrorCode;
-  type: ErrorType | 'connection_error';
+  type: ErrorType | ClientErrorType;
   status?: number | undefined;
   requestId?: string | undefined;
   param?: string | undefined;
@@ -21,8 +26,8 @@ export interface PaymentQrErrorFields {
 export class PaymentQrError extends Error {
   override name = 'PaymentQrError';
   readonly code: ErrorCode | ClientErrorCode;
-  readonly type: ErrorType | 'connection_error';
-  /** HTTP status; undefined when no response arrived (ConnectionError). */
+  readonly type: ErrorType | ClientErrorType;
+  /** HTTP status; undefined when no response arrived (ConnectionError) or none failed (WaitTimeoutError). */
   readonly status: number | undefined;
   /** The `error.request_id` of the body, else the `Request-Id` header. */
   readonly requestId: string | undefined;
@@ -73,6 +78,28 @@ export class ApiError extends PaymentQrError {
 /** No answer: the connection failed, was dropped, or timed out (`code` 'timeout'). `status` is undefined. */
 export class ConnectionError extends PaymentQrError {
   override name = 'ConnectionError';
+}
+
+/**
+ * `payments.waitForCompletion` ran out of time while the payment was still pending (`code` 'wait_timeout').
+ * Nothing failed and nothing changed: wait again, or let the webhook tell you. `raw` is the payment as last seen.
+ */
+export class WaitTimeoutError extends PaymentQrError {
+  override name = 'WaitTimeoutError';
+  readonly paymentId: string;
+  /** The status the last poll saw (`pending`). */
+  readonly lastStatus: Payment['status'];
+
+  constructor(payment: Payment, timeoutMs: number) {
+    super({
+      message: `Payment ${payment.payment_id} was still ${payment.status} when waitForCompletion gave up after ${timeoutMs} ms.`,
+      code: 'wait_timeout',
+      type: 'wait_timeout_error',
+      raw: payment,
+    });
+    this.paymentId = payment.payment_id;
+    this.lastStatus = payment.status;
+  }
 }
 
 type ErrorClass = new (fields: PaymentQrErrorFields) => PaymentQrError;

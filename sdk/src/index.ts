@@ -22,8 +22,10 @@ export {
   RateLimitError,
   ApiError,
   ConnectionError,
+  WaitTimeoutError,
   WebhookVerificationError,
   type ClientErrorCode,
+  type ClientErrorType,
   type WebhookVerificationFailure,
 } from './errors.js';
 export type * from './types.js';

@@ -4,21 +4,26 @@ import { PaymentQrClient, type PaymentQrClientOptions } from '../src/index.js';
 const make = (options: unknown) => () => new PaymentQrClient(options as PaymentQrClientOptions);
 
 describe('PaymentQrClient options', () => {
-  it('needs only an API key, and defaults to the local server', () => {
-    const client = new PaymentQrClient({ apiKey: 'sk_test_abc' });
-    expect(client.qrCodes.imageUrl('qr_1')).toBe('http://127.0.0.1:3000/Thai/qr-codes/qr_1/image');
-    expect(new PaymentQrClient({ apiKey: 'sk_live_x-Y_z' })).toBeInstanceOf(PaymentQrClient);
+  it('needs an API key and the base URL of the service, and guesses neither', () => {
+    const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com' });
+    expect(client.qrCodes.imageUrl('qr_1')).toBe('https://payment-qr.example.com/Thai/qr-codes/qr_1/image');
+    expect(new PaymentQrClient({ apiKey: 'sk_live_x-Y_z', baseUrl: 'http://127.0.0.1:8080' })).toBeInstanceOf(PaymentQrClient);
+    expect(make({ apiKey: 'sk_test_abc' })).toThrow(new TypeError("PaymentQrClient option baseUrl is required: where the service runs, e.g. 'https://payment-qr.example.com' (the SDK adds /Thai/v1)."));
+    // An unset environment variable is the usual way to pass none.
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: undefined })).toThrow(/baseUrl is required/);
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: '' })).toThrow(/baseUrl is required/);
   });
 
   it('refuses unknown options, naming them', () => {
-    expect(make({ apiKey: 'sk_test_abc', maxNetworkRetries: 3 })).toThrow(new TypeError("Unknown PaymentQrClient option 'maxNetworkRetries'. Known options: apiKey, baseUrl, timeout, maxRetries, fetch."));
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com', maxNetworkRetries: 3 })).toThrow(new TypeError("Unknown PaymentQrClient option 'maxNetworkRetries'. Known options: apiKey, baseUrl, timeout, maxRetries, fetch."));
   });
 
   it('refuses a missing or malformed key without echoing it', () => {
-    expect(make({})).toThrow(/apiKey is required/);
-    expect(make({ apiKey: 'pk_test_public' })).toThrow(TypeError);
-    expect(make({ apiKey: 'pk_test_public' })).not.toThrow(/pk_test_public/);
-    expect(make({ apiKey: 'sk_test_' })).toThrow(/sk_test_\.\.\. or sk_live_/);
+    const baseUrl = 'https://payment-qr.example.com';
+    expect(make({ baseUrl })).toThrow(/apiKey is required/);
+    expect(make({ apiKey: 'pk_test_public', baseUrl })).toThrow(TypeError);
+    expect(make({ apiKey: 'pk_test_public', baseUrl })).not.toThrow(/pk_test_public/);
+    expect(make({ apiKey: 'sk_test_', baseUrl })).toThrow(/sk_test_\.\.\. or sk_live_/);
   });
 
   it('refuses a base URL that is not an origin the SDK can append /Thai/v1 to', () => {
@@ -55,16 +60,17 @@ describe('PaymentQrClient options', () => {
   });
 
   it('refuses a time-out, retry count or fetch of the wrong kind', () => {
-    expect(make({ apiKey: 'sk_test_abc', timeout: 0 })).toThrow(/timeout/);
-    expect(make({ apiKey: 'sk_test_abc', timeout: '5000' })).toThrow(/timeout/);
-    expect(make({ apiKey: 'sk_test_abc', maxRetries: -1 })).toThrow(/maxRetries/);
-    expect(make({ apiKey: 'sk_test_abc', maxRetries: 1.5 })).toThrow(/maxRetries/);
-    expect(make({ apiKey: 'sk_test_abc', fetch: 'fetch' })).toThrow(/fetch/);
+    const valid = { apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com' };
+    expect(make({ ...valid, timeout: 0 })).toThrow(/timeout/);
+    expect(make({ ...valid, timeout: '5000' })).toThrow(/timeout/);
+    expect(make({ ...valid, maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(make({ ...valid, maxRetries: 1.5 })).toThrow(/maxRetries/);
+    expect(make({ ...valid, fetch: 'fetch' })).toThrow(/fetch/);
     expect(make(undefined)).toThrow(/options object/);
   });
 
   it('escapes ids in the image URL', () => {
-    const client = new PaymentQrClient({ apiKey: 'sk_test_abc' });
-    expect(client.qrCodes.imageUrl('qr_1/../x')).toBe('http://127.0.0.1:3000/Thai/qr-codes/qr_1%2F..%2Fx/image');
+    const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com' });
+    expect(client.qrCodes.imageUrl('qr_1/../x')).toBe('https://payment-qr.example.com/Thai/qr-codes/qr_1%2F..%2Fx/image');
   });
 });

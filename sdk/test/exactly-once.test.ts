@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PaymentQrClient, type QrCode } from '../src/index.js';
 import { startApi, type TestServer } from './support/api.js';
+import { handled } from '../../scripts/lib/http.js';
 
 let api: TestServer;
 const proxies: Server[] = [];
@@ -40,7 +41,7 @@ const readBody = async (req: IncomingMessage): Promise<Buffer> => {
 async function startDroppingProxy(target: string): Promise<{ url: string; forwarded: Forwarded[] }> {
   const forwarded: Forwarded[] = [];
   let dropped = false;
-  const proxy = createServer(async (req, res) => {
+  const proxy = createServer(handled(async (req, res) => {
     const body = await readBody(req);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
@@ -56,7 +57,7 @@ async function startDroppingProxy(target: string): Promise<{ url: string; forwar
     }
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     res.end(text);
-  });
+  }));
   proxies.push(proxy);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, forwarded };

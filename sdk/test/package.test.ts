@@ -1,15 +1,17 @@
-// What gets published: self-contained declarations, no Node built-ins on the client path, and wire types
-// that are the contract's own.
+// What gets published: a fresh build even from a clean clone, self-contained declarations, no Node built-ins on
+// the client path, and wire types that are the contract's own.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesNamedByManifest } from '../scripts/build.js';
 import { contractTypesPath, copyHeader, sdkTypesPath } from '../scripts/copy-contract-types.js';
 
 const sdkRoot = fileURLToPath(new URL('../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const packageJson = JSON.parse(readFileSync(join(sdkRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 
 const filesUnder = (dir: string): string[] =>
@@ -65,5 +67,49 @@ describe('the build', () => {
     expect(result.errors).toEqual([]);
     const bundle = result.outputFiles[0]?.text ?? '';
     expect(bundle).not.toMatch(/\bprocess\.env\b|require\(["']node:/);
+  });
+});
+
+/** What a clone has of a package: its sources, none of the outputs git ignores. */
+const UNTRACKED = new Set(['node_modules', 'dist', 'docs', 'generated', '.turbo']);
+const copySources = (from: string, to: string): void => cpSync(from, to, { recursive: true, filter: (path) => !UNTRACKED.has(basename(path)) });
+
+describe('npm pack -w sdk', () => {
+  let scratch: string;
+  let packed: string[];
+  beforeAll(() => {
+    // A clean clone of the two packages the SDK's build reads (no dist, no generated types), sharing node_modules.
+    scratch = mkdtempSync(join(tmpdir(), 'payment-qr-sdk-clone-'));
+    const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ ...rootManifest, workspaces: ['contract', 'sdk'] }));
+    cpSync(join(repoRoot, 'tsconfig.json'), join(scratch, 'tsconfig.json'));
+    symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+    copySources(join(repoRoot, 'contract'), join(scratch, 'contract'));
+    copySources(sdkRoot, join(scratch, 'sdk'));
+    // A leftover of an older build: a pack must not ship it.
+    mkdirSync(join(scratch, 'sdk/dist'));
+    writeFileSync(join(scratch, 'sdk/dist/removed-module.js'), 'export {};\n');
+
+    const out = join(scratch, 'out');
+    mkdirSync(out);
+    execFileSync('npm', ['pack', '-w', 'sdk', '--pack-destination', out], { cwd: scratch, stdio: 'pipe', env: { ...process.env, npm_config_ignore_scripts: 'false' } });
+    const [tarball] = readdirSync(out).filter((name) => name.endsWith('.tgz'));
+    packed = execFileSync('tar', ['-tzf', join(out, tarball ?? 'missing.tgz')], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((entry) => entry.replace(/^package\//, ''));
+  }, 180_000);
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('builds first (prepack), so a clean clone packs every file package.json names, with the contract types', () => {
+    const named = filesNamedByManifest(packageJson).map((file) => file.replace(/^\.\//, ''));
+    expect(named.length).toBeGreaterThan(0);
+    expect(packed).toEqual(expect.arrayContaining([...named, 'dist/generated/openapi.d.ts', 'README.md', 'package.json']));
+  });
+
+  it('ships a fresh build only, not what an older one left in dist/', () => {
+    expect(packed).not.toContain('dist/removed-module.js');
+    expect(packed.filter((file) => !file.startsWith('dist/'))).toEqual(expect.arrayContaining(['README.md', 'package.json']));
+    expect(packed.filter((file) => !file.startsWith('dist/'))).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 // Every resource method, end to end, against the real server (in-process, real database, no HTTP mocks).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError, PaymentQrClient, type Transaction } from '../src/index.js';
+import { NotFoundError, PaymentQrClient, PaymentQrError, WaitTimeoutError, type Transaction } from '../src/index.js';
 import { clientForNewMerchant, startApi, type TestServer } from './support/api.js';
 
 let server: TestServer;
@@ -75,13 +75,30 @@ describe('QR codes, payments, test helpers and refunds', () => {
     expect(image.status).toBe(410);
   });
 
-  it('waitForCompletion gives back the pending payment when its time is up', async () => {
+  it('waitForCompletion throws WaitTimeoutError, with the payment id and the last status, when its time runs out', async () => {
     const client = await clientForNewMerchant(server);
     const qrCode = await client.qrCodes.create({ amount: 10_000, currency: 'THB' });
-    const started = Date.now();
-    const payment = await client.payments.waitForCompletion(qrCode.payment_id, { timeoutMs: 300, intervalMs: 100 });
-    expect(payment.status).toBe('pending');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    // No time at all: one look at the payment, which nobody pays, then the deadline has passed.
+    const error: unknown = await client.payments.waitForCompletion(qrCode.payment_id, { timeoutMs: 0, intervalMs: 1 }).then(
+      (payment) => expect.fail(`resolved with a ${payment.status} payment`),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toBeInstanceOf(PaymentQrError);
+    expect(error).toMatchObject({
+      name: 'WaitTimeoutError',
+      code: 'wait_timeout',
+      type: 'wait_timeout_error',
+      paymentId: qrCode.payment_id,
+      lastStatus: 'pending',
+      status: undefined,
+      raw: expect.objectContaining({ payment_id: qrCode.payment_id, status: 'pending' }),
+    });
+    expect((error as Error).message).toContain(qrCode.payment_id);
+
+    // A payment that has left pending by the last look is returned, however late that look was.
+    await client.testHelpers.succeed(qrCode.payment_id);
+    expect((await client.payments.waitForCompletion(qrCode.payment_id, { timeoutMs: 0 })).status).toBe('succeeded');
   });
 
   it('charges cards and lists payments with filters and pages', async () => {

@@ -10,6 +10,7 @@ import {
   type QrCode,
   type Refund,
   type Transaction,
+  type WaitTimeoutError,
   type Webhook,
   type WebhookDelivery,
   type WebhookEvent,
@@ -56,12 +57,15 @@ export async function parametersThatDoNotCompile(): Promise<void> {
 }
 
 export function optionsThatDoNotCompile(): void {
+  const baseUrl = 'https://payment-qr.example.com';
   // @ts-expect-error apiKey is required
-  new PaymentQrClient({ baseUrl: 'http://127.0.0.1:3000' });
+  new PaymentQrClient({ baseUrl });
+  // @ts-expect-error baseUrl is required: the SDK does not guess where the service runs
+  new PaymentQrClient({ apiKey: 'sk_test_x' });
   // @ts-expect-error unknown option
-  new PaymentQrClient({ apiKey: 'sk_test_x', maxNetworkRetries: 3 });
+  new PaymentQrClient({ apiKey: 'sk_test_x', baseUrl, maxNetworkRetries: 3 });
   // @ts-expect-error timeout is in milliseconds, a number
-  new PaymentQrClient({ apiKey: 'sk_test_x', timeout: '30s' });
+  new PaymentQrClient({ apiKey: 'sk_test_x', baseUrl, timeout: '30s' });
 }
 
 export async function resultsAreTheContractTypes(): Promise<void> {
@@ -81,6 +85,9 @@ export async function resultsAreTheContractTypes(): Promise<void> {
   expectTypeOf(client.webhooks.deliveries('wh_1')).toEqualTypeOf<PageIterable<WebhookDelivery>>();
   expectTypeOf(client.webhooks.verify('{}', {}, 'whsec_x')).toEqualTypeOf<WebhookEvent>();
   expectTypeOf<PaymentQrError['code']>().toExtend<string>();
+  expectTypeOf<WaitTimeoutError>().toExtend<PaymentQrError>();
+  expectTypeOf<WaitTimeoutError['paymentId']>().toEqualTypeOf<string>();
+  expectTypeOf<WaitTimeoutError['lastStatus']>().toEqualTypeOf<Payment['status']>();
 
   for await (const transaction of client.transactions.list({ status: 'succeeded' })) {
     expectTypeOf(transaction).toEqualTypeOf<Transaction>();

@@ -4,7 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { PaymentQrClient, WebhookVerificationError, verifyWebhook, type PaymentEvent, type RefundEvent, type TestEvent, type WebhookEvent } from '../src/index.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
-const client = new PaymentQrClient({ apiKey: 'sk_test_receiver' });
+const client = new PaymentQrClient({ apiKey: 'sk_test_receiver', baseUrl: 'https://payment-qr.example.com' });
 
 const event: PaymentEvent = {
   id: 'evt_01JD3X9P2Q4R6S8T0V2W4X6Y8Z',

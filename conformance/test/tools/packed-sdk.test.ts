@@ -17,7 +17,7 @@ const tsc = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', im
 /** Compiles only if the package's types resolve for this kind of module, and are the contract's. */
 const TYPE_CHECK = `import { PaymentDeclinedError, PaymentQrClient, type QrCode } from '@payment-qr/sdk';
 
-const client = new PaymentQrClient({ apiKey: 'sk_test_types' });
+const client = new PaymentQrClient({ apiKey: 'sk_test_types', baseUrl: 'https://payment-qr.example.com' });
 export const created: Promise<QrCode> = client.qrCodes.create({ amount: 15_000, currency: 'THB' });
 // @ts-expect-error the contract allows THB only
 export const wrong = client.qrCodes.create({ amount: 15_000, currency: 'USD' });

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../lib/processes.js';
+import { handled } from '../../lib/http.js';
 
 export type Mode = 'ok' | 'error' | 'hang';
 
@@ -56,7 +57,7 @@ export async function startDrillReceiver(path = '/hooks'): Promise<DrillReceiver
     setSecret: (s) => void (secret = s),
     async up() {
       if (server) return;
-      const s = createServer(async (req, res) => {
+      const s = createServer(handled(async (req, res) => {
         const body = await readBody(req).catch(() => '');
         const id = String(req.headers['webhook-id'] ?? '');
         let verified = false;
@@ -84,7 +85,7 @@ export async function startDrillReceiver(path = '/hooks'): Promise<DrillReceiver
         arrival.answered = receiver.mode === 'ok' ? 200 : 500;
         res.statusCode = arrival.answered;
         res.end(receiver.mode === 'ok' ? 'ok' : 'boom');
-      });
+      }));
       s.on('connection', (socket) => {
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));

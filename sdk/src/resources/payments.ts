@@ -1,10 +1,11 @@
+import { WaitTimeoutError } from '../errors.js';
 import type { RequestOptions, RequestSender } from '../http.js';
 import { PageIterable, pageOf } from '../pagination.js';
 import { sleep } from '../sleep.js';
 import type { CreateCardPaymentParams, Payment, PaymentListParams, components } from '../types.js';
 
 export interface WaitForCompletionOptions {
-  /** Give up after this many milliseconds and resolve with the still-pending payment. Default: 15 minutes. */
+  /** Give up after this many milliseconds: a payment still pending then rejects with WaitTimeoutError. Default: 15 minutes. */
   timeoutMs?: number;
   /** Milliseconds between two polls. Default: 2000. */
   intervalMs?: number;
@@ -37,15 +38,17 @@ export class Payments {
   }
 
   /**
-   * Polls the payment until it leaves `pending` (succeeded, failed or expired) and resolves with it; after
-   * `timeoutMs` resolves with the payment as it then is. A backup to webhooks, not a replacement.
+   * Polls the payment until it leaves `pending` (succeeded, failed or expired) and resolves with it. If it is
+   * still pending after `timeoutMs`, rejects with a WaitTimeoutError carrying its id and last status. A backup
+   * to webhooks, not a replacement.
    */
   async waitForCompletion(paymentId: string, { timeoutMs = 15 * 60_000, intervalMs = 2_000, signal }: WaitForCompletionOptions = {}): Promise<Payment> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const payment = await this.retrieve(paymentId, signal ? { signal } : undefined);
       const remaining = deadline - Date.now();
-      if (payment.status !== 'pending' || remaining <= 0) return payment;
+      if (payment.status !== 'pending') return payment;
+      if (remaining <= 0) throw new WaitTimeoutError(payment, timeoutMs);
       await sleep(Math.min(intervalMs, remaining), signal);
     }
   }

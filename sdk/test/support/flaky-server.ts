@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { handled } from '../../../scripts/lib/http.js';
 
 /** What the flaky server does with one request. */
 export type Behaviour =
@@ -35,7 +36,7 @@ const readBody = (req: IncomingMessage): Promise<string> =>
  */
 export async function startFlakyServer(behaviours: Behaviour[]): Promise<FlakyServer> {
   const requests: SeenRequest[] = [];
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(handled(async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     const behaviour = behaviours[Math.min(requests.length - 1, behaviours.length - 1)] ?? { status: 200, body: {} };
@@ -44,7 +45,7 @@ export async function startFlakyServer(behaviours: Behaviour[]): Promise<FlakySe
     const text = behaviour.body === undefined ? '' : typeof behaviour.body === 'string' ? behaviour.body : JSON.stringify(behaviour.body);
     res.writeHead(behaviour.status, { 'content-type': 'application/json', 'request-id': `req_flaky_${requests.length}`, ...behaviour.headers });
     res.end(text);
-  });
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

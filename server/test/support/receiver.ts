@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { handled } from '../../../scripts/lib/http.js';
 
 /** One request as the merchant's endpoint saw it. */
 export interface ReceivedDelivery {
@@ -61,7 +62,7 @@ export async function startReceiver(): Promise<Receiver> {
   const endpoints = new Map<string, { secret?: string; answer: Answer }>();
   let connections = 0;
 
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer(handled(async (req, res) => {
     const body = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const endpoint = endpoints.get(path);
@@ -89,7 +90,7 @@ export async function startReceiver(): Promise<Receiver> {
     res.statusCode = answer;
     if (answer >= 300 && answer < 400) res.setHeader('location', `${origin}/redirected`);
     res.end('ok');
-  });
+  }));
   server.on('connection', () => void connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
