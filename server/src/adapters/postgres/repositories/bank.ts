@@ -56,7 +56,7 @@ const toUnmatched = (r: UnmatchedRow): UnmatchedBankTransaction => ({
 
 /** Open: never handled, or its return failed (see `isOpen`). */
 const whereOpen = (query: Knex.QueryBuilder, openOnly: boolean | undefined) =>
-  openOnly ? query.where((q) => q.whereNull('resolution').orWhere({ resolution: 'returned', return_status: 'failed' })) : query;
+  openOnly ? query.whereRaw("(resolution IS NULL OR (resolution = 'returned' AND return_status = 'failed'))") : query;
 
 const resolutionColumns = (r: UnmatchedResolution) =>
   r.kind === 'resolved'
