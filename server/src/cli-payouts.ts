@@ -24,10 +24,9 @@ export function payoutAccountFrom(values: { 'bank-code'?: string; 'account-numbe
   const { 'bank-code': bankCode, 'account-number': accountNumber, 'account-name': accountName } = values;
   if (bankCode === undefined && accountNumber === undefined && accountName === undefined) return null;
   if (!bankCode || !accountNumber || !accountName) throw new ConfigError('a payout account needs --bank-code, --account-number and --account-name together.');
-  const account = { bankCode, accountNumber, accountName: accountName.trim() };
-  const problem = payoutAccountProblem(account);
+  const problem = payoutAccountProblem({ bankCode, accountNumber, accountName });
   if (problem) throw new ConfigError(`payout account: ${problem}`);
-  return account;
+  return { bankCode, accountNumber, accountName: accountName.trim() };
 }
 
 export function feeBpsFrom(raw: string | undefined): number | undefined {

@@ -5,6 +5,7 @@ import { BANK_USAGE, isBankCommand, runBankCommand } from './cli-bank.js';
 import { ApiKeyAdminError } from './app/api-keys.js';
 import { checkKeysCommand, KEYS_USAGE, runKeysCommand } from './cli-keys.js';
 import { ConfigError, loadConfig } from './config.js';
+import { displayNameProblem } from './domain/display-name.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
 import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
@@ -15,13 +16,16 @@ ${BANK_USAGE}
 ${PAYOUT_USAGE}
 ${KEYS_USAGE}
 
+  --name          the merchant's name: at most 100 characters, no control characters (as --account-name)
   --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
   --biller-id     a 15-digit PromptPay biller id (bill payment, tag 30) instead
-  --live          issue a live key (sk_live_...); needs a PromptPay or biller id
+  --live          issue a live key (sk_live_...); with BANK=scb its QR codes pay the operator's biller id, so no id is
+                  needed (the bank settings must be set for the CLI too); without it, give a PromptPay or biller id
   --json          print {"merchant_id", "api_key"} only
 Runs against DATABASE_URL when set, otherwise the embedded database in .data/ (stop the server first).`;
 
-function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; live?: boolean }): PromptPayAccount {
+/** The merchant's own PromptPay account; none for a live merchant on a deployment with a bank connection (it pays the operator's biller id). */
+function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; live?: boolean }, bankConnected: boolean): PromptPayAccount | undefined {
   const promptPayId = values['promptpay-id'];
   const billerId = values['biller-id'];
   if (promptPayId && billerId) throw new ConfigError('give --promptpay-id or --biller-id, not both.');
@@ -33,7 +37,8 @@ function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; li
     if (!isValidPromptPayId(promptPayId)) throw new ConfigError(`--promptpay-id '${promptPayId}' must be a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id.`);
     return { kind: 'promptpay_id', id: promptPayId };
   }
-  if (values.live) throw new ConfigError('--live needs the merchant\'s real --promptpay-id or --biller-id.');
+  if (values.live && bankConnected) return undefined;
+  if (values.live) throw new ConfigError('--live needs BANK=scb (the bank connection: live QR codes are bill payments to the operator\'s biller id; see the README, "Going live"), or the merchant\'s own --promptpay-id or --biller-id.');
   // A sandbox merchant gets a sandbox PromptPay id: a mobile number in the 08x range.
   return { kind: 'promptpay_id', id: `08${String(randomInt(0, 100_000_000)).padStart(8, '0')}` };
 }
@@ -74,12 +79,15 @@ async function cli(): Promise<void> {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
   }
-  if (!values.name?.trim()) throw new ConfigError('--name is required.');
-  const account = accountFrom(values);
+  if (values.name === undefined) throw new ConfigError('--name is required.');
+  const nameProblem = displayNameProblem(values.name);
+  if (nameProblem) throw new ConfigError(`--name ${nameProblem}.`);
+  const config = loadConfig();
+  const account = accountFrom(values, config.bank.kind === 'scb');
   const payout = { payoutAccount: payoutAccountFrom(values), feeBps: feeBpsFrom(values['fee-bps']) ?? 0 };
-  const runtime = await openRuntime(loadConfig(), {});
+  const runtime = await openRuntime(config, {});
   try {
-    const { merchant, apiKey } = await createMerchant(runtime.services, { name: values.name.trim(), mode: values.live ? 'live' : 'test', account, ...payout });
+    const { merchant, apiKey } = await createMerchant(runtime.services, { name: values.name.trim(), mode: values.live ? 'live' : 'test', ...(account ? { account } : {}), ...payout });
     if (values.json) console.log(JSON.stringify({ merchant_id: merchant.id, api_key: apiKey }));
     else console.log(`Merchant ${merchant.id} (${merchant.mode}) created.\nAPI key (shown once, stored only as a hash): ${apiKey}`);
   } finally {

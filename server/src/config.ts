@@ -21,6 +21,8 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Serve GET /metrics on the API port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
   metrics: { onApiPort: boolean; port: number | null };
+  /** WEB_CONCURRENCY: how many server processes `npm start` runs on the one port (node:cluster); 1: this process serves. */
+  webConcurrency: number;
 }
 
 /** BANK=sandbox (default): live keys cannot take QR payments. BANK=scb: the SCB connection, all of it required. */
@@ -109,5 +111,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bank: bankConfig(env),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
+    webConcurrency: webConcurrency(env),
   };
+}
+
+/** Several processes share one database only on PostgreSQL: the embedded one belongs to a single process. */
+function webConcurrency(env: NodeJS.ProcessEnv): number {
+  const processes = integer(env, 'WEB_CONCURRENCY', 1, 1, 256);
+  if (processes > 1 && !env.DATABASE_URL) {
+    throw new ConfigError(`WEB_CONCURRENCY=${processes} needs DATABASE_URL (PostgreSQL): the embedded database serves one process.`);
+  }
+  return processes;
 }

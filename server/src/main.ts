@@ -31,6 +31,7 @@ import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
+import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
 import { repeat } from './adapters/system/repeat.js';
@@ -285,6 +286,7 @@ async function greet(running: RunningServer): Promise<void> {
   if (runtime.db.kind !== 'embedded') return;
   if ((await runtime.services.uow.repos.merchants.count()) > 0) {
     console.log('Merchants exist already (the sandbox key was printed at first start). For a new key, stop the server and run: npm run cli -- merchants create --name "My shop"');
+    if (runtime.config.bank.kind === 'scb') greetLive();
     return;
   }
   const { merchant, apiKey } = await createMerchant(runtime.services, {
@@ -307,24 +309,24 @@ async function greet(running: RunningServer): Promise<void> {
       '',
     ].join('\n'),
   );
-  if (runtime.config.bank.kind === 'scb') await greetLive(running, base);
+  if (runtime.config.bank.kind === 'scb') greetLive();
 }
 
-/** With a bank connection, a first start also makes a live merchant, to try the live flow (README, "Going live"). */
-async function greetLive(running: RunningServer, base: string): Promise<void> {
-  const { apiKey } = await createMerchant(running.runtime.services, { name: 'Live merchant', mode: 'live', account: { kind: 'promptpay_id', id: '0812345678' } });
+/** With a bank connection, the way to a live merchant (README, "Going live"): the CLI, with the same settings. */
+function greetLive(): void {
   console.log(
     [
-      `Live merchant created (BANK=scb). Its live API key (shown once): ${apiKey}`,
-      'Create a live QR code and pay it at the bank simulator (npm run bank-simulator):',
-      `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -d '{"amount": 15000, "currency": "THB"}' | curl -s -X POST http://127.0.0.1:4100/simulate/pay -H 'Content-Type: application/json' -d @-`,
+      'Bank connection on (BANK=scb). For a live merchant, stop the server and run, with the same settings:',
+      '  npm run cli -- merchants create --name "My shop" --live [--bank-code CODE --account-number DIGITS --account-name NAME]',
       '',
     ].join('\n'),
   );
 }
 
 async function main(): Promise<void> {
-  const running = await startServer(loadConfig());
+  const config = loadConfig();
+  if (config.webConcurrency > 1 && !isClusterWorker()) return superviseServers(config.webConcurrency, createLogger(config));
+  const running = await startServer(config);
   await greet(running);
   const shutdown = async (signal: string) => {
     running.runtime.logger.info({ signal }, 'shutting down');

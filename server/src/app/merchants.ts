@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors.js';
 import type { Merchant, Mode } from '../domain/merchant.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
 import type { PromptPayAccount } from '../domain/promptpay-payload.js';
@@ -6,17 +7,25 @@ import type { Services } from './services.js';
 export interface NewMerchant {
   name: string;
   mode: Mode;
-  account: PromptPayAccount;
+  /** Left out for a live merchant on a deployment with a bank connection: its QR codes pay the operator's biller id. */
+  account?: PromptPayAccount;
   feeBps?: number;
   payoutAccount?: PayoutAccount | null;
 }
 
 /** Creates a merchant with its first API key; the key's secret is returned once and stored only as a hash. */
 export async function createMerchant(s: Services, request: NewMerchant): Promise<{ merchant: Merchant; apiKey: string }> {
-  const merchant: Merchant = { id: s.ids.next('merchant'), feeBps: 0, payoutAccount: null, ...request, createdAt: s.clock.now() };
+  const merchant: Merchant = { id: s.ids.next('merchant'), feeBps: 0, payoutAccount: null, ...request, account: accountOf(s, request), createdAt: s.clock.now() };
   const key = s.apiKeys.issue(request.mode);
   await s.uow.run((tx) => tx.merchants.insert(merchant, { id: key.id, hash: key.hash, prefix: key.prefix, last4: key.last4 }));
   return { merchant, apiKey: key.secret };
+}
+
+/** A live merchant without an id of its own is paid, as every live QR code, through the operator's biller id. */
+function accountOf(s: Services, request: NewMerchant): PromptPayAccount {
+  if (request.account) return request.account;
+  if (request.mode === 'live' && s.bankConnection) return { kind: 'biller_id', billerId: s.bankConnection.billerId };
+  throw new DomainError('qr_payments_unavailable', 'A merchant without a PromptPay or biller id of its own can only be a live merchant on a deployment with a bank connection (BANK=scb).');
 }
 
 /**

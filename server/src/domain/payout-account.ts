@@ -1,3 +1,5 @@
+import { displayNameProblem } from './display-name.js';
+
 /** Thai bank codes the payout rails know, with their short names. */
 export const thaiBanks: Readonly<Record<string, string>> = {
   '002': 'BBL',
@@ -22,7 +24,8 @@ export interface PayoutAccount {
 export function payoutAccountProblem(account: PayoutAccount): string | null {
   if (!(account.bankCode in thaiBanks)) return `bank code '${account.bankCode}' is not one of ${Object.keys(thaiBanks).join(', ')}.`;
   if (!/^\d{10,15}$/.test(account.accountNumber)) return 'account number must be 10 to 15 digits.';
-  if (!account.accountName.trim() || account.accountName.length > 140) return 'account name must be 1 to 140 characters.';
+  const nameProblem = displayNameProblem(account.accountName);
+  if (nameProblem) return `account name ${nameProblem}.`;
   return null;
 }
 

@@ -52,7 +52,7 @@ const rows = async (knex: Knex, sql: string): Promise<string[]> =>
   ((await knex.raw<{ rows: { d: string }[] }>(sql)).rows).map((row) => row.d).sort();
 
 /** Everything a migration can make, as the server describes it: tables, columns, constraints, indexes, code. */
-async function schemaOf(knex: Knex): Promise<Record<string, string[]>> {
+async function schemaOf(knex: Knex) {
   return {
     columns: await rows(knex, `SELECT concat_ws(' ', table_name, ordinal_position, column_name, data_type, is_nullable, column_default) AS d
       FROM information_schema.columns WHERE table_schema = 'public'`),

@@ -107,7 +107,7 @@ describe('GET /balance/transactions', () => {
     const csv = await api.get('/Thai/v1/balance/transactions?format=csv&limit=100');
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-    const [header, ...lines] = csv.text.trim().split('\n');
+    const [header, ...lines] = csv.text.trim().split('\r\n');
     expect(header).toBe('balance_transaction_id,type,amount,fee,fee_vat,net,currency,source_id,withdrawal_id,available_on,created_at');
     const json = await ledgerOf(api);
     expect(lines.map((line) => line.split(',')[0])).toEqual(json.map((e) => e.balance_transaction_id));

@@ -49,7 +49,7 @@ describe('npm run cli -- merchants / withdrawals (payouts)', { timeout: 180_000 
 
     const out = join(dir, 'empty.csv');
     expect((await exitOf(cli(['withdrawals', 'export', '--out', out], env))).code).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe('reference,amount_satang,amount_thb,bank_code,account_number,account_name\n');
+    expect(readFileSync(out, 'utf8')).toBe('reference,amount_satang,amount_thb,bank_code,account_number,account_name\r\n');
 
     const unknown = await exitOf(cli(['withdrawals', 'mark', 'wd_doesnotexist', '--succeeded'], env));
     expect(unknown).toMatchObject({ code: 1 });

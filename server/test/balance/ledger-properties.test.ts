@@ -92,7 +92,7 @@ describe('ledger invariants (fast-check, over HTTP against the real database)', 
         expect(entries.reduce((sum, e) => sum + e.net, 0)).toBe(available + pending);
         expect(entries.filter((e) => e.type === 'withdrawal_reversal')).toHaveLength(settled.filter((w) => w.status === 'failed').length);
         const csv = await api.get('/Thai/v1/balance/transactions?format=csv&limit=100');
-        const lines = csv.text.trim().split('\n').slice(1);
+        const lines = csv.text.trim().split('\r\n').slice(1);
         expect(lines.reduce((sum, line) => sum + Number(line.split(',')[5]), 0)).toBe(available + pending);
       }),
       { numRuns: 12 },

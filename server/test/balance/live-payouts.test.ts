@@ -55,7 +55,7 @@ async function liveMerchant(balance: number): Promise<{ api: ApiClient; id: stri
   return { api: apiClient(server.url, merchant), id: merchant.id };
 }
 
-const csvLines = async (file: string) => (await readFile(file, 'utf8')).trim().split('\n');
+const csvLines = async (file: string) => (await readFile(file, 'utf8')).trim().split('\r\n');
 
 describe('live withdrawals: the bulk-transfer rail', () => {
   it('stay pending for the sandbox worker, go out in the export file as processed, then are marked by the operator', async () => {

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { dateFilterBound } from '../../domain/bangkok-day.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DateRange, PageRequest } from '../../domain/page.js';
 
@@ -18,20 +19,14 @@ export const pageRequestOf = (req: Request): PageRequest => ({
   offset: integerParam(req, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
 });
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
 function dateBound(req: Request, name: 'start_date' | 'end_date'): Date | undefined {
   const raw = req.query[name];
   if (raw === undefined) return undefined;
-  const text = String(raw);
-  // A bare date covers the whole UTC day: start_date from its first millisecond, end_date to its last.
-  const iso = DATE_ONLY.test(text) ? `${text}T${name === 'start_date' ? '00:00:00.000' : '23:59:59.999'}Z` : DATE_TIME.test(text) ? text : null;
-  const date = iso ? new Date(iso) : null;
-  if (!date || Number.isNaN(date.getTime()) || (DATE_ONLY.test(text) && date.toISOString().slice(0, 10) !== text)) {
-    throw invalid(name, `${name} must be an ISO 8601 date (2026-11-20) or date-time (2026-11-20T08:15:30Z).`);
+  const bound = dateFilterBound(String(raw), name === 'start_date' ? 'start' : 'end');
+  if (!bound) {
+    throw invalid(name, `${name} must be a date (2026-11-20, a day in Asia/Bangkok) or a date-time with an offset or Z (2026-11-20T08:15:30Z, 2026-11-20T15:15:30%2B07:00: + written %2B).`);
   }
-  return date;
+  return bound;
 }
 
 /** Inclusive `start_date` and `end_date`; a range that ends before it starts is refused. */

@@ -1,11 +1,13 @@
-import { stringify } from 'csv-stringify/sync';
+import { csvFile } from '../csv/csv-file.js';
 import type { BulkTransferFile } from '../../ports/payout-rail.js';
 
-/** The bank bulk-transfer file: one line per transfer, amounts in satang and in baht, after a header line. */
+const COLUMNS = ['reference', 'amount_satang', 'amount_thb', 'bank_code', 'account_number', 'account_name'] as const;
+
+/** The bank bulk-transfer file: one line per transfer, amounts in satang and in baht, after a header line; no BOM (banks' parsers). */
 export const bulkTransferCsv: BulkTransferFile = {
   render: (transfers) =>
-    stringify(
+    csvFile(
+      COLUMNS,
       transfers.map((t) => [t.id, t.amount, (t.amount / 100).toFixed(2), t.destination.bankCode, t.destination.accountNumber, t.destination.accountName]),
-      { header: true, columns: ['reference', 'amount_satang', 'amount_thb', 'bank_code', 'account_number', 'account_name'] },
     ),
 };

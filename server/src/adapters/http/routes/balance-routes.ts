@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { stringify } from 'csv-stringify/sync';
 import type { components } from '@payment-qr/contract';
+import { csvFile } from '../../csv/csv-file.js';
 import { listLedger, retrieveBalance } from '../../../app/ledger.js';
 import type { Services } from '../../../app/services.js';
 import { createWithdrawal, listWithdrawals, retrieveWithdrawal } from '../../../app/withdrawals.js';
@@ -31,9 +31,9 @@ export function balanceRoutes(s: Services): Router {
     const format = enumParam(req, 'format', ['json', 'csv'] as const) ?? 'json';
     const body = toListBody('balance_transactions', await listLedger(s, merchantOf(res), filter, page), page, toBalanceTransactionBody);
     if (format === 'json') return void res.json(body);
-    // The same rows for accounting tools: a header line, then one line per entry (empty cells for nulls).
-    const rows = body.balance_transactions.map((entry) => CSV_COLUMNS.map((column) => entry[column] ?? ''));
-    res.type('text/csv').send(stringify(rows, { header: true, columns: [...CSV_COLUMNS] }));
+    // The same rows for spreadsheets and accounting tools: a header line, then one line per entry (empty cells for nulls).
+    const rows = body.balance_transactions.map((entry) => CSV_COLUMNS.map((column) => entry[column] ?? null));
+    res.type('text/csv').send(csvFile(CSV_COLUMNS, rows, { byteOrderMark: true }));
   });
 
   router.post(
