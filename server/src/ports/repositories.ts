@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
-import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason } from '../domain/bank-transaction.js';
+import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
@@ -56,8 +56,19 @@ export interface PaymentRepository {
   /** With `lock`, the row stays locked until the transaction ends, so concurrent changes queue. */
   findById(merchantId: string, id: string, options?: { lock?: boolean }): Promise<Payment | null>;
   list(merchantId: string, filter: PaymentFilter, page: PageRequest): Promise<Page<Payment>>;
-  /** Pending payments past their expiry, locked and skipped by concurrent sweepers. */
-  lockOverduePending(now: Date, limit: number): Promise<Payment[]>;
+  /** Pending test payments past their expiry, locked and skipped by concurrent sweepers. */
+  lockOverdueTestPayments(now: Date, limit: number): Promise<Payment[]>;
+  /** Pending live QR payments that expired at or before `expiredBy`, oldest first, unlocked: the bank is asked about them first. */
+  overdueLivePayments(expiredBy: Date, limit: number): Promise<OverdueLivePayment[]>;
+}
+
+/** A live payment the sweeper may expire once the bank lists nothing for its ref1. */
+export interface OverdueLivePayment {
+  paymentId: string;
+  merchantId: string;
+  ref1: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 export interface RefundRepository {
@@ -167,8 +178,21 @@ export interface BankTransactionRepository {
   record(recorded: RecordedBankTransaction): Promise<boolean>;
   /** The bank transaction that settled this payment (as the bank listed it), or null when none did. */
   settlingTransactionOf(paymentId: string): Promise<BankTransaction | null>;
-  listUnmatched(limit: number): Promise<UnmatchedBankTransaction[]>;
-  countUnmatched(): Promise<number>;
+  /** Newest first; `openOnly`: only those the operator has not handled (or whose return failed). */
+  listUnmatched(limit: number, options?: { openOnly?: boolean }): Promise<UnmatchedBankTransaction[]>;
+  countUnmatched(options?: { openOnly?: boolean }): Promise<number>;
+  /** Unmatched money the bank reported for one payment's ref1, oldest first. */
+  unmatchedOfPayment(paymentId: string): Promise<UnmatchedBankTransaction[]>;
+  /** The operator's lookup by `btx_` id, locked until the transaction ends; null for an unknown or matched one. */
+  lockUnmatched(id: string): Promise<UnmatchedBankTransaction | null>;
+  setResolution(id: string, resolution: UnmatchedResolution): Promise<void>;
+}
+
+/** Returns of unmatched money on the bulk-transfer rail, beside withdrawals and live refunds. */
+export interface BankReturnQueue {
+  /** Pending returns not exported yet, locked and skipped by a concurrent export. */
+  lockUnexported(limit: number): Promise<UnmatchedBankTransaction[]>;
+  markExported(ids: readonly string[], at: Date): Promise<void>;
 }
 
 /** A live payment that reconciliation asks the bank about. */
@@ -203,6 +227,7 @@ export interface Repositories {
   refundPayouts: RefundPayoutRepository;
   bankTransactions: BankTransactionRepository;
   bankChecks: BankCheckQueue;
+  bankReturns: BankReturnQueue;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */

@@ -53,7 +53,11 @@ function languageOf(req: Request): Language {
   return req.acceptsLanguages('th', 'en') === 'en' ? 'en' : 'th';
 }
 
-const statusBody = (state: CheckoutState) => ({ status: state.status, expires_at: state.expiresAt.toISOString() });
+const statusBody = (state: CheckoutState) => ({
+  status: state.status,
+  expires_at: state.expiresAt.toISOString(),
+  ...(state.unmatchedAmounts.length > 0 ? { unmatched_amounts: state.unmatchedAmounts } : {}),
+});
 
 const isUnknown = (error: unknown): boolean => error instanceof DomainError && error.code === 'qr_code_not_found';
 
