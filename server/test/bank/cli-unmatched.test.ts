@@ -71,7 +71,7 @@ it('returns unmatched money to the payer once, through the next withdrawals expo
   expect(again.stderr).toMatch(/already returned once/);
   const refused = await exitOf(cli(['bank', 'unmatched', 'return', btx(masked!)], env));
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toMatch(/'xxx-x-x8820-x', not a 10 to 15 digit account number/);
+  expect(refused.stderr).toMatch(/\('xxx-x-x8820-x'\) is not 10 to 15 digits/);
   expect((await exitOf(cli(['bank', 'unmatched', 'resolve', btx(toResolve!)], env))).code).toBe(1); // a note is required
   expect((await exitOf(cli(['bank', 'unmatched', 'resolve', btx(toResolve!), '--note', 'Paid back by the merchant in cash, receipt 42'], env))).code).toBe(0);
   expect((await exitOf(cli(['bank', 'unmatched', 'resolve', btx(toReturn!), '--note', 'too late'], env))).stderr).toMatch(/returned \(pending\); only open unmatched money can be closed/);
