@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../../src/adapters/postgres/listen.js';
 import { apiClient, expectEnvelope, type ApiClient, type ApiResponse } from '../support/http.js';
 import { postgresWorkspace, until, type PostgresServer, type PostgresWorkspace } from '../support/postgres-servers.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -19,6 +20,10 @@ let first: PostgresServer; // the primary at the start
 let second: PostgresServer; // its standby, listed FIRST in DATABASE_URL
 let service: TestServer;
 let api: ApiClient;
+/** A LISTEN connection of the adapter's, on the same URL: what it heard, and how often it (re)started listening. */
+const heard: string[] = [];
+let listening = 0;
+let stopListening: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
   workspace = postgresWorkspace();
@@ -28,9 +33,11 @@ beforeAll(async () => {
   const url = `postgres://postgres@${second.label},${first.label}/${DATABASE}?application_name=pqr-failover-test`;
   service = await startTestServer({ env: { DATABASE_URL: url } });
   api = apiClient(service.url, await service.merchant({ payoutAccount: { bankCode: '014', accountNumber: '1234567890', accountName: 'Failover shop' } }));
+  stopListening = await listen(url, 'failover_test', { onNotify: (payload) => heard.push(payload), onListening: () => void listening++, onError: () => undefined });
 }, SLOW);
 
 afterAll(async () => {
+  await stopListening();
   await service?.stop();
   await workspace?.close();
 }, SLOW);
@@ -93,6 +100,8 @@ describe('DATABASE_URL with several hosts (a primary and its streaming standby)'
     expect(created.status, created.text).toBe(200);
     expect(await paymentsOn(first, reference)).toBe(1);
     expect((await api.get('/readyz')).body).toEqual({ status: 'ready', primary: first.label });
+    await first.query("NOTIFY failover_test, 'on the primary'", [], DATABASE);
+    await until('the NOTIFY to be heard', () => heard.includes('on the primary'));
   });
 
   it('never answers 2xx for a write whose COMMIT was not confirmed, and a retry with the same key applies it once', async () => {
@@ -143,6 +152,9 @@ describe('DATABASE_URL with several hosts (a primary and its streaming standby)'
     expect((await api.get('/readyz')).body).toEqual({ status: 'ready', primary: second.label });
     expect((await api.get(`/Thai/v1/payments/${before.body.payment_id}`)).status).toBe(200);
     for (const reference of refused) expect(await paymentsOn(second, reference)).toBe(0);
+    await until('LISTEN to start again on the new primary', () => listening === 2);
+    await second.query("NOTIFY failover_test, 'on the new primary'", [], DATABASE);
+    await until('the NOTIFY to be heard', () => heard.includes('on the new primary'));
   }, SLOW);
 
   it('answers 503 when its primary turns read-only in place, and moves at once to a standby promoted meanwhile', async () => {
