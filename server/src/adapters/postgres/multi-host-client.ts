@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
-import PostgresClient from 'knex/lib/dialects/postgres/index.js';
 import type pg from 'pg';
 import type { DatabaseHost } from './hosts.js';
 import { writableHosts } from './writable-host.js';
+
+/** knex's own PostgreSQL client, which this one extends (a deep import knex ships no types for). */
+const PostgresClient = createRequire(import.meta.url)('knex/lib/dialects/postgres/index.js') as typeof Knex.Client;
 
 /** read_only_sql_transaction: the host took the write but no longer accepts writes. */
 const READ_ONLY = '25006';
