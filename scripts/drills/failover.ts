@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { ms, sleep, waitFor, type Drill, type DrillContext } from './lib/harness.js';
 import { pgAutoFailoverFormation, type Formation, type NodeState } from './lib/formation.js';
 import { startDrillReceiver, type DrillReceiver } from './lib/receiver.js';
-import { call, createTestMerchant, envelopeViolation, inspect, registerWebhook, startServer, startWorker, type Reply, type ServiceProcess } from './lib/service.js';
+import { ALL_EVENTS, call, createTestMerchant, envelopeViolation, inspect, registerWebhook, startServer, startWorker, WITHDRAWAL_EVENTS, type Reply, type ServiceProcess } from './lib/service.js';
 
 const DATABASE = 'pqr';
 const MERCHANTS = 3;
@@ -79,7 +79,9 @@ export const failoverDrill: Drill = {
       await startServer(ctx, { name: 'server-b', databaseUrl, env: { ...env, WEBHOOK_DISPATCHER: 'off' } }),
     ];
     const worker = await startWorker(ctx, { databaseUrl, env });
-    for (const merchant of merchants) merchant.receiver.setSecret((await registerWebhook(servers[0]!.base, merchant.apiKey, merchant.receiver.url)).secret);
+    for (const merchant of merchants) {
+      merchant.receiver.setSecret((await registerWebhook(servers[0]!.base, merchant.apiKey, merchant.receiver.url, [...ALL_EVENTS, ...WITHDRAWAL_EVENTS])).secret);
+    }
 
     const load = runLoad(ctx, servers, merchants);
     await sleep(WARM_UP_MS);
@@ -102,6 +104,7 @@ export const failoverDrill: Drill = {
     ctx.check('writes answered again after the kill', back.ok ? ms(writesBackMs) : 'never', back.ok && writesBackMs < WRITES_BACK_WITHIN_MS, `< ${WRITES_BACK_WITHIN_MS / 1000} s`);
     ctx.figure('503 service_unavailable answers', unavailable.length, window);
     ctx.figure('requests cut (connection reset or time-out)', cut.length, 'retried with the same key');
+    ctx.figure('writes answered 503 or cut that had committed', load.replayedAfterFailure(), 'their retry was a replay (Idempotent-Replayed), not a second write');
     ctx.figure('failover as the monitor saw it', timeline.describe(killedAt));
     const outcomes = tally(load.attempts.map((a) => `${a.kind} ${a.status === 0 ? a.code : a.status}${a.status >= 400 ? ` ${a.code}` : ''}`));
     ctx.figure('requests', load.attempts.length, outcomes);
@@ -156,6 +159,8 @@ export const failoverDrill: Drill = {
 
     // Every event committed on the new primary reaches its merchant's endpoint (a delivery leased at the kill waits for its lease).
     const events = await pg.query<{ id: string; merchant_id: string }>('SELECT id, merchant_id FROM events WHERE merchant_id = ANY($1)', [merchantIds]);
+    const orphans = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM events e WHERE e.merchant_id = ANY($1) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)', [merchantIds]);
+    ctx.check('events without a delivery row', orphans.rows[0]!.n, orphans.rows[0]!.n === 0, '0 (fan-out in the same transaction)');
     const receiverOf = new Map(merchants.map((m) => [m.id, m.receiver]));
     const deliveryStarted = Date.now();
     const delivered = await waitFor(() => events.rows.every((e) => receiverOf.get(e.merchant_id)!.delivered().has(e.id)), LEASE_MS + 20_000, 250);
@@ -181,11 +186,13 @@ function runLoad(ctx: DrillContext, servers: ServiceProcess[], merchants: Mercha
   let stopped = false;
   let story = 0;
   let abandoned = 0;
+  /** Writes answered 503 (or cut) that had committed all the same: their retry was a replay. */
+  let replayedAfterFailure = 0;
 
   /** Sends until a final answer (not 503, not cut, not a key still in use), with the same key; null if it gave up. */
   async function send(kind: Kind, server: ServiceProcess, apiKey: string, path: string, body: unknown, key: string): Promise<Reply | null> {
     const giveUpAt = Date.now() + RETRY_FOR_MS;
-    for (;;) {
+    for (let tries = 1; ; tries++) {
       const startedAt = Date.now();
       const reply = await call(server.base, 'POST', path, { apiKey, body, idempotencyKey: key, timeoutMs: 30_000 });
       const code = reply.status === 0 ? reply.text : (reply.body?.error?.code ?? 'ok');
@@ -195,7 +202,10 @@ function runLoad(ctx: DrillContext, servers: ServiceProcess[], merchants: Mercha
         if (violation) envelopeViolations.push(`${kind} ${reply.status}: ${violation}`);
       }
       const retry = reply.status === 0 || reply.status === 503 || reply.status >= 500 || code === 'idempotency_key_in_use';
-      if (!retry) return reply;
+      if (!retry) {
+        if (tries > 1 && reply.headers.get('idempotent-replayed') === 'true') replayedAfterFailure++;
+        return reply;
+      }
       if (Date.now() > giveUpAt) return null;
       await sleep(200);
     }
@@ -241,6 +251,7 @@ function runLoad(ctx: DrillContext, servers: ServiceProcess[], merchants: Mercha
     stop: () => void (stopped = true),
     acknowledged: () => written,
     abandoned: () => abandoned,
+    replayedAfterFailure: () => replayedAfterFailure,
   };
 }
 
