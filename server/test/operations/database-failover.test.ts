@@ -37,9 +37,10 @@ beforeAll(async () => {
 }, SLOW);
 
 afterAll(async () => {
+  // The servers first: a request still waiting on one of them would keep the service from stopping.
+  await workspace?.close();
   await stopListening();
   await service?.stop();
-  await workspace?.close();
 }, SLOW);
 
 const newReference = (): string => `ha-${randomBytes(8).toString('hex')}`;
