@@ -1,3 +1,5 @@
+import { databaseHosts, DatabaseUrlError } from './adapters/postgres/hosts.js';
+
 /** Every setting, read from the environment once, typed, and refused with a clear message when wrong. */
 export interface Config {
   databaseUrl: string | null;
@@ -107,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const schedule = (env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE).split(',').map((part) => parseDuration(part, 'WEBHOOK_RETRY_SCHEDULE'));
   return {
-    databaseUrl: env.DATABASE_URL ? url(env.DATABASE_URL, 'DATABASE_URL', ['postgres:', 'postgresql:']) : null,
+    databaseUrl: env.DATABASE_URL ? databaseUrl(env.DATABASE_URL) : null,
     dataDir: env.DATA_DIR || '.data/pglite',
     port,
     host,
@@ -128,6 +130,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
     webConcurrency: webConcurrency(env),
   };
+}
+
+/** One host, as ever; several in libpq's form (`postgres://u@h1:5432,h2:5433/db`): each must be a host or host:port. */
+function databaseUrl(raw: string): string {
+  try {
+    if (databaseHosts(raw).length > 1) return raw;
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new ConfigError(`DATABASE_URL: ${error.message}.`);
+    throw error;
+  }
+  return url(raw, 'DATABASE_URL', ['postgres:', 'postgresql:']);
 }
 
 /** Several processes share one database only on PostgreSQL: the embedded one belongs to a single process. */

@@ -156,10 +156,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     validateResponses: overrides.validateResponses ?? false,
     hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
-    isReady: async () => {
-      await runtime.db.knex.raw('select 1');
-      return true;
-    },
+    readiness: async () => ({ primary: await runtime.db.writableHost() }),
     keyUsage: runtime.keyUsage,
     rateLimitPerSecond: runtime.config.rateLimitPerSecond,
     authFailureLimitPerSecond: runtime.config.authFailureLimitPerSecond,

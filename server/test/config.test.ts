@@ -59,7 +59,18 @@ describe('settings', () => {
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
     ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],
     ['CHECKOUT_STREAM_LIFETIME', 'forever', /CHECKOUT_STREAM_LIFETIME: 'forever' is not a duration/],
+    ['DATABASE_URL', 'postgres://u@h1:5432,,h3/db', /DATABASE_URL: host 2 of 3 \(''\) is empty/],
+    ['DATABASE_URL', 'postgres://u@h1:5432,h2:99999/db', /DATABASE_URL: host 2 of 2 \('h2:99999'\) is not a host or host:port/],
+    ['DATABASE_URL', 'postgres://u@h1:5432,h2:x/db', /DATABASE_URL: host 2 of 2 \('h2:x'\)/],
+    ['DATABASE_URL', 'postgres://u@h1,:5433/db', /DATABASE_URL: host 2 of 2 \(':5433'\)/],
   ])('refuses %s=%s with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('takes several hosts in libpq\'s form, as written, and never echoes a password when one is wrong', () => {
+    const url = 'postgresql://app:s%40cret@10.0.0.1:5432,[::1]:5433,db-3/payments?sslmode=disable&target_session_attrs=read-write';
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app:topsecret@h1,h2:0/db' })).toThrow(/host 2 of 2/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app:topsecret@h1,h2:0/db' })).not.toThrow(/topsecret/);
   });
 });

@@ -66,7 +66,8 @@ export interface TestServerOptions {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  // A test that names its own DATABASE_URL (servers it made) needs no database on the shared one.
+  const postgres = process.env.DATABASE_URL && !options.env?.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -35,8 +35,8 @@ export interface AppDeps {
   validateResponses?: boolean;
   /** The secret path segment of the bank's confirmation callback (BANK=scb); null: no bank connection. */
   bankCallbackToken?: string | null;
-  /** Readiness: can the service reach its database? */
-  isReady: () => Promise<boolean>;
+  /** Resolves when the database takes writes, with the host that does (null: the embedded database); rejects otherwise. */
+  readiness: () => Promise<{ primary: string | null }>;
   keyUsage: KeyUsage;
   /** Per merchant on the API, per client address on public pages; 0: no limit. */
   rateLimitPerSecond: number;
@@ -89,8 +89,9 @@ export function createApp(deps: AppDeps): RequestListener {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    if (await deps.isReady().catch(() => false)) res.json({ status: 'ready' });
-    else sendError(res, serviceUnavailable());
+    const ready = await deps.readiness().catch(() => null);
+    if (!ready) return sendError(res, serviceUnavailable());
+    res.json(ready.primary === null ? { status: 'ready' } : { status: 'ready', primary: ready.primary });
   });
   app.use(contractMethods());
 
