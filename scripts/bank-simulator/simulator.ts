@@ -43,6 +43,8 @@ export interface SimulatorOptions {
   retryDelayMs?: number;
   tokenLifetimeSeconds?: number;
   knobs?: Partial<Knobs>;
+  /** The bank's clock, which dates each payment (default: the real one); tests hand it the service's manual clock. */
+  now?: () => Date;
 }
 
 /** A paid transaction, in the inquiry's shape. */
@@ -188,7 +190,7 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
 
   function pay(request: PayRequest): ReturnType<BankSimulator['pay']> {
     const { ref1, ref2, amount } = readBillPayment(request.qr_data, options.billerId);
-    const now = new Date();
+    const now = options.now?.() ?? new Date();
     const transaction: ScbTransaction = {
       transactionId: `${bangkokDate(now).replaceAll('-', '')}${String(randomInt(1e9)).padStart(9, '0')}${randomBytes(2).toString('hex').toUpperCase()}`,
       amount: request.paid_amount ?? amount,

@@ -1,10 +1,12 @@
 /**
  * 1,000 open checkout pages on one server: what they cost. A server (child process, PostgreSQL scratch database)
- * gets one status stream (GET /Thai/pay/{id}/events) per page, each for its own QR code; then 100 of the payments
- * complete. Reports the server's memory after a full GC and its database connections, before and with the pages
- * open, and how long a completion takes to reach its page. Run: npm run bench:checkout [-- --pages N] [--embedded]
+ * gets one status stream (GET /Thai/pay/{id}/events) per page, each for its own QR code, from 127.0.0.2 and up (20
+ * per address, as many as one address may open); then 100 of the payments complete. Reports the server's memory after
+ * a full GC and its database connections, before and with the pages open, and how long a completion takes to reach
+ * its page. Run: npm run bench:checkout [-- --pages N] [--embedded]
  * (--embedded: the server on its in-memory PGlite instead, which has no connections to count).
  */
+import { get } from 'node:http';
 import pg from 'pg';
 import { createContext, machine, ms, percentile, printTable, waitFor } from '../drills/lib/harness.js';
 import { call, createTestMerchant, scratchDatabase, startServer, type ServiceProcess } from '../drills/lib/service.js';
@@ -23,29 +25,32 @@ interface Page {
   controller: AbortController;
 }
 
-/** Reads one page's stream as EventSource would, noting each status and when it changed. */
-async function follow(base: string, page: Page, onFirst: () => void): Promise<void> {
-  const response = await fetch(`${base}/Thai/pay/${page.qrCodeId}/events`, { signal: page.controller.signal });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-        const data = /^data: (.*)$/m.exec(buffer.slice(0, cut));
-        buffer = buffer.slice(cut + 2);
-        if (!data) continue;
-        page.statuses.push((JSON.parse(data[1]!) as { status: string }).status);
-        if (page.statuses.length === 1) onFirst();
-        else page.changedAt = performance.now();
-      }
-    }
-  } catch {
-    // aborted at the end
-  }
+/** One client address holds at most this many streams (the server's MAX_STREAMS_PER_ADDRESS). */
+const PAGES_PER_ADDRESS = 20;
+
+/** Reads one page's stream as EventSource would, noting each status and when it changed; pages spread over loopback addresses. */
+function follow(base: string, page: Page, index: number, onFirst: () => void): Promise<void> {
+  const localAddress = `127.0.0.${2 + Math.floor(index / PAGES_PER_ADDRESS)}`;
+  return new Promise((resolve) => {
+    const request = get(`${base}/Thai/pay/${page.qrCodeId}/events`, { localAddress, signal: page.controller.signal }, (response) => {
+      let buffer = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        buffer += chunk;
+        for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+          const data = /^data: (.*)$/m.exec(buffer.slice(0, cut));
+          buffer = buffer.slice(cut + 2);
+          if (!data) continue;
+          page.statuses.push((JSON.parse(data[1]!) as { status: string }).status);
+          if (page.statuses.length === 1) onFirst();
+          else page.changedAt = performance.now();
+        }
+      });
+      response.on('end', resolve);
+      response.on('error', () => resolve()); // aborted at the end
+    });
+    request.on('error', () => resolve());
+  });
 }
 
 /** The server's connections to its database: all, and those busy (running a query or inside a transaction). */
@@ -88,7 +93,7 @@ async function main(): Promise<void> {
 
     ctx.log(`opening ${PAGES} status streams`);
     let opened = 0;
-    const streams = pages.map((page) => follow(server.base, page, () => opened++));
+    const streams = pages.map((page, i) => follow(server.base, page, i, () => opened++));
     const open = await waitFor(() => opened === PAGES, 60_000);
     ctx.check('pages that got their first status', opened, open.ok, `${PAGES}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -9,13 +9,16 @@
  *   fuzz       >= 10,000 generated hostile requests (--short: 1,000): no 5xx, every error in the envelope, memory flat
  *   scale      1,000,000 transactions for one merchant: list latency at 10k, 100k and 1M rows, EXPLAIN of the slow ones
  *   bank       1,000 live payments through the SCB simulator, 10 % of callbacks dropped, 10 % duplicated, one SIGKILL
- *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short)
+ *   fairness   16 hanging webhook endpoints of one merchant: another merchant's deliveries still arrive within 2 s
+ *   failover   pg_auto_failover (monitor + 2 synchronous nodes): SIGKILL the primary's postmaster under load; needs the
+ *              Debian packages pg-auto-failover-cli and postgresql-15-auto-failover (exit 2 without them)
+ *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short), fairness (--short)
  *
  * Each drill prints a result table (PASS/FAIL per guarantee, figures without a verdict) and the run exits 1 when any
- * guarantee broke or a drill could not run. PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
+ * guarantee broke or a drill could not run (2 when a program it needs is not installed). PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import { parseArgs } from 'node:util';
-import { createContext, machine, printTable, type Drill, type DrillContext } from './lib/harness.js';
+import { createContext, machine, MissingPrerequisite, printTable, type Drill, type DrillContext } from './lib/harness.js';
 
 const DRILLS: Record<string, () => Promise<Drill>> = {
   crash: async () => (await import('./crash.js')).crashDrill,
@@ -25,8 +28,10 @@ const DRILLS: Record<string, () => Promise<Drill>> = {
   fuzz: async () => (await import('./fuzz.js')).fuzzDrill,
   scale: async () => (await import('./scale.js')).scaleDrill,
   bank: async () => (await import('./bank.js')).bankDrill,
+  fairness: async () => (await import('./fairness.js')).fairnessDrill,
+  failover: async () => (await import('./failover.js')).failoverDrill,
 };
-const CI_SUBSET = ['fuzz', 'instances', 'crash'];
+const CI_SUBSET = ['fuzz', 'instances', 'crash', 'fairness'];
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { short: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } });
 
@@ -48,7 +53,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-async function runOne(name: string): Promise<{ name: string; ok: boolean; seconds: number }> {
+async function runOne(name: string): Promise<{ name: string; ok: boolean; seconds: number; missing?: string }> {
   const drill = await DRILLS[name]!();
   const ctx = createContext(name, values.short);
   current = ctx;
@@ -64,6 +69,10 @@ async function runOne(name: string): Promise<{ name: string; ok: boolean; second
       }),
     ]);
   } catch (error) {
+    if (error instanceof MissingPrerequisite) {
+      console.error(`\n${name}: cannot run here. ${error.message}`);
+      return { name, ok: false, seconds: (Date.now() - started) / 1000, missing: error.message };
+    }
     ctx.check('drill ran to the end', error instanceof Error ? error.message.split('\n')[0] : String(error), false, 'no error');
     if (error instanceof Error && error.stack) ctx.note(error.stack);
   } finally {
@@ -82,6 +91,7 @@ const results = [];
 for (const name of names) results.push(await runOne(name));
 if (results.length > 1) {
   console.log('\n== summary');
-  for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(10)} ${r.seconds.toFixed(0).padStart(4)} s`);
+  for (const r of results) console.log(`${r.missing ? 'SKIP' : r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(10)} ${r.seconds.toFixed(0).padStart(4)} s`);
 }
-process.exit(results.every((r) => r.ok) ? 0 : 1);
+const broke = results.some((r) => !r.ok && !r.missing);
+process.exit(broke ? 1 : results.some((r) => r.missing) ? 2 : 0);

@@ -1,40 +1,64 @@
 /**
  * Test setup (vitest `setupFiles` of every package): tests send traffic to loopback only. A TCP connection to any
  * other address is refused before it leaves (its socket fails with the address), and the test that made it fails,
- * even when the code under test swallowed the error (a dispatcher retrying, say).
+ * even when the code under test swallowed the error (a dispatcher retrying, say). A host name is judged by the
+ * addresses its lookup gives (the connection's own `lookup` if it has one, as a pinned webhook sender does).
  */
-import { isIP } from 'node:net';
-import { Socket, type SocketConnectOpts } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, Socket, type LookupFunction, type TcpSocketConnectOpts } from 'node:net';
 import { afterEach } from 'vitest';
 
-const isLoopback = (host: string): boolean =>
-  host === 'localhost' || (isIP(host) === 4 && host.startsWith('127.')) || host === '::1' || host === '::ffff:127.0.0.1';
-
-/** Where a `socket.connect(...)` call goes, whichever of its signatures was used; null for a local (IPC) path. */
-function destinationOf(args: unknown[]): string | null {
-  const [first, second] = Array.isArray(args[0]) ? (args[0] as unknown[]) : args; // net.connect passes its arguments normalized, as one array
-  if (typeof first === 'object' && first !== null) {
-    const options = first as SocketConnectOpts & { host?: string; port?: number; path?: string };
-    if ('path' in options && options.path) return null;
-    return `${options.host ?? 'localhost'}:${options.port ?? ''}`;
-  }
-  if (typeof first === 'string' && Number.isNaN(Number(first))) return null; // connect(path)
-  return `${typeof second === 'string' ? second : 'localhost'}:${String(first)}`;
-}
+const isLoopback = (address: string): boolean =>
+  (isIP(address) === 4 && address.startsWith('127.')) || address === '::1' || address === '::ffff:127.0.0.1';
 
 const denied: string[] = [];
-const connect = Socket.prototype.connect as (...args: unknown[]) => Socket;
-Socket.prototype.connect = function connectToLoopbackOnly(this: Socket, ...args: unknown[]): Socket {
-  const destination = destinationOf(args);
-  const host = destination?.slice(0, destination.lastIndexOf(':')).replace(/^\[|\]$/g, '');
-  if (destination === null || isLoopback(host ?? '')) return connect.apply(this, args);
-  denied.push(destination);
-  process.nextTick(() => this.destroy(new Error(`outbound connection to ${destination} denied: tests talk to loopback only`)));
-  return this;
-} as typeof Socket.prototype.connect;
 
 /** The destinations refused since the last call (the guard's own test takes what it provoked). */
 export const takeDenied = (): string[] => denied.splice(0);
+
+/** A lookup that answers only loopback addresses; any other answer fails the connection, naming it. */
+function loopbackLookup(inner: LookupFunction, port: number | string | undefined): LookupFunction {
+  return (hostname, options, callback) => {
+    inner(hostname, { ...options, all: true }, (error, found) => {
+      if (error) return callback(error, '', 0);
+      const addresses = (Array.isArray(found) ? found : [{ address: found, family: 4 }]) as LookupAddress[];
+      const outside = addresses.find(({ address }) => !isLoopback(address));
+      if (outside) {
+        denied.push(`${hostname} (${outside.address}):${port ?? ''}`);
+        return callback(new Error(`outbound connection to ${hostname} (${outside.address}):${port ?? ''} denied: tests talk to loopback only`), '', 0);
+      }
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+const connect = Socket.prototype.connect as (...args: unknown[]) => Socket;
+Socket.prototype.connect = function connectToLoopbackOnly(this: Socket, ...args: unknown[]): Socket {
+  // net.connect passes its arguments normalized, as one array [options, callback]; socket.connect(port, host) does not.
+  const normalized = Array.isArray(args[0]) ? (args[0] as unknown[]) : null;
+  const [first, second] = normalized ?? args;
+  if (typeof first === 'object' && first !== null && 'path' in first && first.path) return connect.apply(this, args); // IPC
+  if (typeof first === 'string' && Number.isNaN(Number(first))) return connect.apply(this, args); // connect(path)
+  const options: TcpSocketConnectOpts =
+    typeof first === 'object' && first !== null
+      ? (first as TcpSocketConnectOpts)
+      : { port: Number(first), host: typeof second === 'string' ? second : 'localhost' };
+  const host = options.host ?? 'localhost';
+  if (isIP(host) !== 0) {
+    if (isLoopback(host)) return connect.apply(this, args);
+    denied.push(`${host}:${options.port}`);
+    process.nextTick(() => this.destroy(new Error(`outbound connection to ${host}:${options.port} denied: tests talk to loopback only`)));
+    return this;
+  }
+  const guarded = { ...options, lookup: loopbackLookup(options.lookup ?? (dnsLookup as LookupFunction), options.port) };
+  if (normalized) {
+    normalized[0] = guarded; // in place: the array carries net's mark that it is normalized already
+    return connect.call(this, normalized);
+  }
+  const callback = args.find((arg) => typeof arg === 'function');
+  return callback ? connect.call(this, guarded, callback) : connect.call(this, guarded);
+} as typeof Socket.prototype.connect;
 
 afterEach(() => {
   const addresses = takeDenied();

@@ -71,7 +71,7 @@ export class IdempotencyConflictError extends PaymentQrError {
 export class RateLimitError extends PaymentQrError {
   override name = 'RateLimitError';
 }
-/** 5xx, or any other answer the SDK cannot place: safe to retry with the same Idempotency-Key. */
+/** 5xx, 408 (the request body did not arrive in time), or any other answer the SDK cannot place: safe to retry with the same Idempotency-Key. */
 export class ApiError extends PaymentQrError {
   override name = 'ApiError';
 }
@@ -111,6 +111,7 @@ function errorClassFor(status: number): ErrorClass {
   if (status === 402) return PaymentDeclinedError;
   if (status === 409) return IdempotencyConflictError;
   if (status === 429) return RateLimitError;
+  // 408 request_timeout, like 5xx: nothing was done, and the same request may well get through next time.
   return ApiError;
 }
 

@@ -37,6 +37,8 @@ export function shouldRetry(outcome: AttemptOutcome, retriesSoFar: number, maxRe
     const wait = retryAfterMs(outcome.retryAfter);
     return wait === undefined || wait <= MAX_RETRY_AFTER_MS;
   }
+  // The body did not reach the server in time (408 request_timeout): nothing was done, safe to resend.
+  if (status === 408) return true;
   // Our failure (500 internal_error, 503 service_unavailable, a proxy's 502/504): not stored, safe to resend.
   if (status >= 500) return true;
   // Any other 4xx is a verdict on the request itself (or 402, a card refusal): resending changes nothing.

@@ -114,6 +114,7 @@ describe('errorFromResponse', () => {
     const body = (code: string) => ({ error: { code, message: 'm', type: 'validation_error', request_id: 'req_body' } });
     expect(errorFromResponse(405, body('method_not_allowed'), null)).toBeInstanceOf(ValidationError);
     expect(errorFromResponse(413, body('payload_too_large'), null)).toBeInstanceOf(ValidationError);
+    expect(errorFromResponse(408, { error: { code: 'request_timeout', message: 'm', type: 'api_error', request_id: 'req_body' } }, null)).toMatchObject({ name: 'ApiError', code: 'request_timeout', status: 408 });
     expect(errorFromResponse(410, body('qr_code_expired'), null)).toBeInstanceOf(NotFoundError);
     expect(errorFromResponse(503, body('service_unavailable'), null)).toBeInstanceOf(ApiError);
     expect(errorFromResponse(418, body('internal_error'), null)).toBeInstanceOf(ApiError);

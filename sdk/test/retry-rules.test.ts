@@ -12,6 +12,8 @@ describe('shouldRetry', () => {
     ['429 without Retry-After', response(429), true],
     ['429 with Retry-After 30', response(429, undefined, '30'), true],
     ['429 with Retry-After 61', response(429, undefined, '61'), false],
+    ['408 request_timeout', response(408, 'request_timeout'), true],
+    ['405', response(405, 'method_not_allowed'), false],
     ['500', response(500, 'internal_error'), true],
     ['502 from a proxy', response(502), true],
     ['503', response(503, 'service_unavailable'), true],

@@ -10,13 +10,13 @@ import { payoutAccountProblem, type PayoutAccount } from './domain/payout-accoun
 export const PAYOUT_USAGE = `       npm run cli -- merchants payout-account --merchant ID --bank-code CODE --account-number DIGITS --account-name NAME
        npm run cli -- merchants fees --merchant ID --fee-bps N
        npm run cli -- withdrawals export [--out FILE]
-       npm run cli -- withdrawals mark wd_...|rfd_... --succeeded | --failed CODE
+       npm run cli -- withdrawals mark wd_...|rfd_...|btx_... --succeeded | --failed CODE
 
   --bank-code       Thai bank code: 002 BBL, 004 KBANK, 006 KTB, 011 TTB, 014 SCB, 025 BAY, 030 GSB, 069 KKP, 073 LHB
   --account-number  10 to 15 digits; only its last four digits are ever shown through the API
   --fee-bps         fee on each succeeded payment in basis points (0 to 5000; 7 % VAT on the fee comes on top)
-  export            writes every pending live withdrawal and unsent live refund as a bank bulk-transfer CSV
-                    (to FILE, or standard output) and marks them processed
+  export            writes every pending live withdrawal, unsent live refund and unsent return of unmatched money
+                    as a bank bulk-transfer CSV (to FILE, or standard output) and marks them processed
   mark              records the bank's outcome of one transfer; refuses a transition the state machine forbids`;
 
 /** The payout options `merchants create` and `merchants payout-account` share; none given: no account. */
@@ -84,7 +84,7 @@ async function exportTo(services: Services, out: string | undefined): Promise<vo
       else process.stdout.write(file);
       written = Boolean(out);
     });
-    console.error(`Exported ${counts.withdrawals} withdrawal(s) and ${counts.refunds} refund(s)${out ? ` to ${out}` : ''}; withdrawals are now processed.`);
+    console.error(`Exported ${counts.withdrawals} withdrawal(s), ${counts.refunds} refund(s) and ${counts.returns} return(s) of unmatched money${out ? ` to ${out}` : ''}; withdrawals are now processed.`);
   } catch (error) {
     // The transaction rolled back: nothing was marked, so the file must not be uploaded.
     if (written && out) await rm(out, { force: true });
@@ -93,7 +93,7 @@ async function exportTo(services: Services, out: string | undefined): Promise<vo
 }
 
 async function mark(services: Services, id: string | undefined, values: { succeeded?: boolean; failed?: string }): Promise<void> {
-  if (!id || !/^(wd|rfd)_[0-9A-Za-z]+$/.test(id)) throw new ConfigError('name the transfer: withdrawals mark wd_... or rfd_...');
+  if (!id || !/^(wd|rfd|btx)_[0-9A-Za-z]+$/.test(id)) throw new ConfigError('name the transfer: withdrawals mark wd_..., rfd_... or btx_...');
   if (Boolean(values.succeeded) === (values.failed !== undefined)) throw new ConfigError('give exactly one of --succeeded or --failed CODE.');
   if (values.failed !== undefined && !/^[a-z0-9_]{1,64}$/.test(values.failed)) throw new ConfigError('--failed CODE: lowercase letters, digits and _ (e.g. account_closed).');
   const result = await markTransfer(services, id, values.succeeded ? { status: 'succeeded' } : { status: 'failed', code: values.failed! });

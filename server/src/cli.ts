@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createMerchant } from './app/merchants.js';
-import { printUnmatchedBankTransactions } from './cli-bank.js';
+import { BANK_USAGE, isBankCommand, runBankCommand } from './cli-bank.js';
 import { ApiKeyAdminError } from './app/api-keys.js';
 import { checkKeysCommand, KEYS_USAGE, runKeysCommand } from './cli-keys.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -11,7 +11,7 @@ import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOpt
 
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
          [--bank-code CODE --account-number DIGITS --account-name NAME] [--fee-bps N]
-       npm run cli -- bank unmatched [--json]
+${BANK_USAGE}
 ${PAYOUT_USAGE}
 ${KEYS_USAGE}
 
@@ -22,8 +22,6 @@ ${KEYS_USAGE}
   --live          issue a live key (sk_live_...); with BANK=scb its QR codes pay the operator's biller id, so no id is
                   needed (the bank settings must be set for the CLI too); without it, give a PromptPay or biller id
   --json          print {"merchant_id", "api_key"} only
-
-  bank unmatched  money the bank received that settled no payment (wrong amount, unknown ref1, late), newest first
 Runs against DATABASE_URL when set, otherwise the embedded database in .data/ (stop the server first).`;
 
 /** The merchant's own PromptPay account; none for a live merchant on a deployment with a bank connection (it pays the operator's biller id). */
@@ -46,7 +44,9 @@ function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; li
 
 async function cli(): Promise<void> {
   const args = process.argv.slice(2);
-  if (isPayoutCommand(args.filter((arg) => !arg.startsWith('-')).slice(0, 2))) return withRuntime((runtime) => runPayoutCommand(runtime.services, args));
+  const words = args.filter((arg) => !arg.startsWith('-')).slice(0, 2);
+  if (isPayoutCommand(words)) return withRuntime((runtime) => runPayoutCommand(runtime.services, args));
+  if (isBankCommand(words) && !args.includes('--help') && !args.includes('-h')) return withRuntime((runtime) => runBankCommand(runtime.services, args));
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
@@ -62,10 +62,6 @@ async function cli(): Promise<void> {
       ...payoutOptions,
     },
   });
-  if (!values.help && positionals.join(' ') === 'bank unmatched') {
-    const runtime = await openRuntime(loadConfig(), {});
-    return printUnmatchedBankTransactions(runtime, values.json).finally(() => runtime.close());
-  }
   if (positionals[0] === 'keys' && positionals.length === 2 && !values.help) {
     checkKeysCommand(positionals[1]!, values);
     const runtime = await openRuntime(loadConfig(), {});

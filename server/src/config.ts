@@ -1,3 +1,5 @@
+import { databaseHosts, DatabaseUrlError } from './adapters/postgres/hosts.js';
+
 /** Every setting, read from the environment once, typed, and refused with a clear message when wrong. */
 export interface Config {
   databaseUrl: string | null;
@@ -19,6 +21,12 @@ export interface Config {
   bank: BankConfig;
   /** Requests per second (and burst) for each merchant, and for each client address on public pages; 0: no limit. */
   rateLimitPerSecond: number;
+  /** A checkout page's status stream ends after this long (CHECKOUT_STREAM_LIFETIME, default 15m); the page reconnects. */
+  checkoutStreamLifetimeMs: number;
+  /** Failed authentications per second (and burst) for each client address on the API; beyond: 429. 0: no limit. */
+  authFailureLimitPerSecond: number;
+  /** How long a request body may take to arrive once the service starts reading it; then 408 and the connection closes. */
+  requestBodyTimeoutMs: number;
   /** Serve GET /metrics on the API port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
   metrics: { onApiPort: boolean; port: number | null };
   /** WEB_CONCURRENCY: how many server processes `npm start` runs on the one port (node:cluster); 1: this process serves. */
@@ -39,6 +47,12 @@ export function parseDuration(text: string, name: string): number {
   const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
   if (!match) throw new ConfigError(`${name}: '${text}' is not a duration (use e.g. 0, 500ms, 5s, 5m, 2h).`);
   return Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
+}
+
+function positiveDuration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const ms = parseDuration(env[name] || fallback, name);
+  if (ms <= 0) throw new ConfigError(`${name}: must be longer than 0.`);
+  return ms;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -95,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const schedule = (env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE).split(',').map((part) => parseDuration(part, 'WEBHOOK_RETRY_SCHEDULE'));
   return {
-    databaseUrl: env.DATABASE_URL ? url(env.DATABASE_URL, 'DATABASE_URL', ['postgres:', 'postgresql:']) : null,
+    databaseUrl: env.DATABASE_URL ? databaseUrl(env.DATABASE_URL) : null,
     dataDir: env.DATA_DIR || '.data/pglite',
     port,
     host,
@@ -110,9 +124,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
     bank: bankConfig(env),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
+    checkoutStreamLifetimeMs: positiveDuration(env, 'CHECKOUT_STREAM_LIFETIME', '15m'),
+    authFailureLimitPerSecond: integer(env, 'AUTH_FAILURE_LIMIT_PER_SECOND', 20, 0, 1_000_000),
+    requestBodyTimeoutMs: integer(env, 'REQUEST_BODY_TIMEOUT_MS', 10_000, 1, 600_000),
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
     webConcurrency: webConcurrency(env),
   };
+}
+
+/** One host, as ever; several in libpq's form (`postgres://u@h1:5432,h2:5433/db`): each must be a host or host:port. */
+function databaseUrl(raw: string): string {
+  try {
+    if (databaseHosts(raw).length > 1) return raw;
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new ConfigError(`DATABASE_URL: ${error.message}.`);
+    throw error;
+  }
+  return url(raw, 'DATABASE_URL', ['postgres:', 'postgresql:']);
 }
 
 /** Several processes share one database only on PostgreSQL: the embedded one belongs to a single process. */

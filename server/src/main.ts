@@ -11,6 +11,7 @@ import type { Services } from './app/services.js';
 import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
 import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
 import { createApp } from './adapters/http/app.js';
+import { NOSNIFF } from './adapters/http/response-headers.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { prometheusMetrics, type PrometheusMetrics } from './adapters/metrics/prometheus.js';
@@ -151,16 +152,15 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
-    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub) },
+    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
     validateResponses: overrides.validateResponses ?? false,
     hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
-    isReady: async () => {
-      await runtime.db.knex.raw('select 1');
-      return true;
-    },
+    readiness: async () => ({ primary: await runtime.db.writableHost() }),
     keyUsage: runtime.keyUsage,
     rateLimitPerSecond: runtime.config.rateLimitPerSecond,
+    authFailureLimitPerSecond: runtime.config.authFailureLimitPerSecond,
+    requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
     metrics: runtime.metrics && httpMetrics(runtime.metrics, runtime.config.metrics.onApiPort),
   });
 }
@@ -232,7 +232,7 @@ function answerUnreadableRequest(error: Error & { code?: string }, socket: Duple
   socket.resume();
   setTimeout(() => socket.destroy(), 2_000).unref();
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\n${NOSNIFF.join(': ')}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -13,6 +13,9 @@ describe('settings', () => {
       webhookTimeoutMs: 10_000,
       webhookDispatcher: true,
       rateLimitPerSecond: 100,
+      checkoutStreamLifetimeMs: 900_000,
+      authFailureLimitPerSecond: 20,
+      requestBodyTimeoutMs: 10_000,
       metrics: { onApiPort: false, port: null },
     });
   });
@@ -28,10 +31,13 @@ describe('settings', () => {
       WEBHOOK_DISPATCHER: 'off',
       EXPIRY_SWEEP_INTERVAL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
+      AUTH_FAILURE_LIMIT_PER_SECOND: '0',
+      REQUEST_BODY_TIMEOUT_MS: '2500',
       METRICS: 'on',
       METRICS_PORT: '9464',
+      CHECKOUT_STREAM_LIFETIME: '5m',
     });
-    expect(config).toMatchObject({ rateLimitPerSecond: 0, metrics: { onApiPort: true, port: 9464 } });
+    expect(config).toMatchObject({ rateLimitPerSecond: 0, authFailureLimitPerSecond: 0, requestBodyTimeoutMs: 2500, metrics: { onApiPort: true, port: 9464 }, checkoutStreamLifetimeMs: 300_000 });
     expect(config).toMatchObject({ port: 8080, publicBaseUrl: 'https://pay.example.com', webhookRetryScheduleMs: [0, 500, 2000], webhookDispatcher: false, webhookTimeoutMs: 250 });
   });
 
@@ -47,9 +53,24 @@ describe('settings', () => {
     ['EXPIRY_SWEEP_INTERVAL_MS', '-1', /EXPIRY_SWEEP_INTERVAL_MS/],
     ['RATE_LIMIT_PER_SECOND', '-5', /RATE_LIMIT_PER_SECOND: '-5' must be an integer from 0/],
     ['RATE_LIMIT_PER_SECOND', '2.5', /RATE_LIMIT_PER_SECOND/],
+    ['AUTH_FAILURE_LIMIT_PER_SECOND', '-1', /AUTH_FAILURE_LIMIT_PER_SECOND: '-1' must be an integer from 0/],
+    ['REQUEST_BODY_TIMEOUT_MS', '0', /REQUEST_BODY_TIMEOUT_MS: '0' must be an integer from 1/],
     ['METRICS', 'true', /METRICS: 'true' must be 'on' or 'off'/],
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
+    ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],
+    ['CHECKOUT_STREAM_LIFETIME', 'forever', /CHECKOUT_STREAM_LIFETIME: 'forever' is not a duration/],
+    ['DATABASE_URL', 'postgres://u@h1:5432,,h3/db', /DATABASE_URL: host 2 of 3 \(''\) is empty/],
+    ['DATABASE_URL', 'postgres://u@h1:5432,h2:99999/db', /DATABASE_URL: host 2 of 2 \('h2:99999'\) is not a host or host:port/],
+    ['DATABASE_URL', 'postgres://u@h1:5432,h2:x/db', /DATABASE_URL: host 2 of 2 \('h2:x'\)/],
+    ['DATABASE_URL', 'postgres://u@h1,:5433/db', /DATABASE_URL: host 2 of 2 \(':5433'\)/],
   ])('refuses %s=%s with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('takes several hosts in libpq\'s form, as written, and never echoes a password when one is wrong', () => {
+    const url = 'postgresql://app:s%40cret@10.0.0.1:5432,[::1]:5433,db-3/payments?sslmode=disable&target_session_attrs=read-write';
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app:topsecret@h1,h2:0/db' })).toThrow(/host 2 of 2/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app:topsecret@h1,h2:0/db' })).not.toThrow(/topsecret/);
   });
 });

@@ -7,9 +7,10 @@ import { startService, type Service } from '../support/service.js';
 
 /**
  * 500 and 503 need a broken database; the server's own failure tests drive them. 429 needs the rate limit on:
- * rate-limits.test.ts drives it for every operation. Everything else is driven here.
+ * rate-limits.test.ts drives it for every operation. 408 needs a body that stalls for the deployment's body timeout
+ * (10 s): the server's own tests drive it in both lanes. Everything else is driven here.
  */
-const NOT_DRIVABLE_OVER_HTTP = new Set(['429', '500', '503']);
+const NOT_DRIVABLE_OVER_HTTP = new Set(['408', '429', '500', '503']);
 
 const documentedErrors = operations.flatMap((op) =>
   Object.keys(op.responses)

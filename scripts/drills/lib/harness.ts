@@ -27,6 +27,9 @@ export interface DrillContext {
   notes: string[];
 }
 
+/** The drill cannot run on this machine (a program is not installed): `npm run drill` says what to install and exits 2. */
+export class MissingPrerequisite extends Error {}
+
 export interface Drill {
   name: string;
   summary: string;

@@ -225,9 +225,12 @@ export const QR_BODY = (reference: string) => ({ amount: 15000, currency: 'THB',
 
 export const ALL_EVENTS = ['payment.pending', 'payment.succeeded', 'payment.failed', 'refund.completed', 'refund.failed'];
 
-/** Registers a webhook for every event kind to `url` and returns its id and secret. */
-export async function registerWebhook(base: string, apiKey: string, url: string): Promise<{ id: string; secret: string }> {
-  const created = await call(base, 'POST', '/Thai/v1/webhooks', { apiKey, body: { url, events: ALL_EVENTS } });
+/** Withdrawals' events, which ALL_EVENTS leaves out (the drills that register it make no withdrawals). */
+export const WITHDRAWAL_EVENTS = ['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded', 'withdrawal.failed'];
+
+/** Registers a webhook for every payment and refund event kind (or `events`) to `url` and returns its id and secret. */
+export async function registerWebhook(base: string, apiKey: string, url: string, events = ALL_EVENTS): Promise<{ id: string; secret: string }> {
+  const created = await call(base, 'POST', '/Thai/v1/webhooks', { apiKey, body: { url, events } });
   if (created.status !== 200) throw new Error(`registering a webhook: ${created.status} ${created.text}`);
   const secret = await call(base, 'GET', `/Thai/v1/webhooks/${created.body.webhook_id}/secret`, { apiKey });
   if (secret.status !== 200) throw new Error(`reading the webhook secret: ${secret.status} ${secret.text}`);

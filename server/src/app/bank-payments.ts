@@ -10,12 +10,15 @@ import {
   type UnmatchedReason,
 } from '../domain/bank-transaction.js';
 import { DomainError } from '../domain/errors.js';
-import { succeed } from '../domain/payment.js';
+import { succeedByBank } from '../domain/payment.js';
 import { BankUnavailableError, type BankConnection } from '../ports/bank.js';
 import type { BankConfirmationOutcome } from '../ports/metrics.js';
 import type { BankCheck } from '../ports/repositories.js';
 import { savePaymentState } from './payment-state.js';
 import type { Services } from './services.js';
+
+/** Only live payments are found by their ref1 (`livePaymentOf`). */
+const LIVE = 'live';
 
 /** What one bank transaction did: settled its payment, was already known, did not fit (unmatched), or was reversed. */
 export type BankOutcome = 'succeeded' | 'duplicate' | 'unmatched' | 'reversed';
@@ -30,9 +33,9 @@ export async function applyBankTransaction(s: Services, transaction: BankTransac
   let unmatched: UnmatchedReason | null = null;
   const outcome = await s.uow.run(async (tx): Promise<BankOutcome> => {
     const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
-    // The payment row is locked first, so concurrent confirmations of one payment queue here.
+    // The payment row is locked first, so concurrent confirmations of one payment (and the sweeper) queue here.
     const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
-    const reason = unmatchedReasonOf(payment, transaction);
+    const reason = unmatchedReasonOf(payment, LIVE, transaction);
     const recorded = await tx.bankTransactions.record({
       id: s.ids.next('bankTransaction'),
       transaction,
@@ -46,7 +49,7 @@ export async function applyBankTransaction(s: Services, transaction: BankTransac
       unmatched = reason ?? 'unknown_reference';
       return 'unmatched';
     }
-    const paid = succeed(payment, transaction.paidAt, payerOf(transaction));
+    const paid = succeedByBank(payment, LIVE, transaction.paidAt, payerOf(transaction));
     await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
     return 'succeeded';
   });
@@ -120,14 +123,10 @@ const DAY_MS = 86_400_000;
 export async function reconcileBankPayments(s: Services, intervalMs: number, batchSize = 100, concurrency = 8): Promise<ReconciliationRound> {
   const bank = liveBank(s);
   const round: ReconciliationRound = { checked: 0, outcomes: { succeeded: 0, duplicate: 0, unmatched: 0, reversed: 0 }, unavailable: 0 };
-  const check = async ({ ref1, createdAt, expiresAt }: BankCheck, now: Date) => {
+  const check = async (payment: BankCheck, now: Date) => {
     round.checked++;
     try {
-      for (const date of inquiryDatesBetween(createdAt, expiresAt && expiresAt < now ? expiresAt : now)) {
-        for (const transaction of await bank.listPaid(ref1, date)) {
-          if (transaction.billerId === bank.billerId) round.outcomes[await applyBankTransaction(s, transaction)]++;
-        }
-      }
+      for (const outcome of await applyWhatTheBankLists(s, bank, payment, now)) round.outcomes[outcome]++;
     } catch (error) {
       if (!(error instanceof BankUnavailableError)) throw error;
       round.unavailable++;
@@ -136,17 +135,33 @@ export async function reconcileBankPayments(s: Services, intervalMs: number, bat
   for (;;) {
     const now = s.clock.now();
     const due = await s.uow.repos.bankChecks.claimDue(now, intervalMs, new Date(now.getTime() - DAY_MS), batchSize);
-    // A few inquiries at a time: one slow answer does not hold up the rest of the batch.
-    let next = 0;
-    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, async () => {
-      while (next < due.length) await check(due[next++]!, now);
-    }));
+    await inBatches(due, concurrency, (payment) => check(payment, now));
     if (due.length < batchSize) return round;
   }
 }
 
-/** For the operator (`bank unmatched`): money the bank received that settled no payment, newest first. */
-export const listUnmatchedBankTransactions = (s: Services, limit = 1_000) => s.uow.repos.bankTransactions.listUnmatched(limit);
+/**
+ * Asks the bank about one live payment's ref1, on every date it could have been paid, and applies each transaction
+ * listed for our biller by the confirmation's rules. Throws BankUnavailableError when the bank cannot be asked.
+ */
+export async function applyWhatTheBankLists(s: Services, bank: BankConnection, payment: Omit<BankCheck, 'paymentId'>, now: Date): Promise<BankOutcome[]> {
+  const outcomes: BankOutcome[] = [];
+  const { ref1, createdAt, expiresAt } = payment;
+  for (const date of inquiryDatesBetween(createdAt, expiresAt && expiresAt < now ? expiresAt : now)) {
+    for (const transaction of await bank.listPaid(ref1, date)) {
+      if (transaction.billerId === bank.billerId) outcomes.push(await applyBankTransaction(s, transaction));
+    }
+  }
+  return outcomes;
+}
 
-/** How many unmatched bank transactions there are (one cheap count, e.g. for a gauge). */
-export const countUnmatchedBankTransactions = (s: Services) => s.uow.repos.bankTransactions.countUnmatched();
+/** A few at a time: one slow answer does not hold up the rest of the batch. `work` returns false to stop taking more. */
+export async function inBatches<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void | boolean>): Promise<void> {
+  let next = 0;
+  let stopped = false;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (!stopped && next < items.length) if ((await work(items[next++]!)) === false) stopped = true;
+    }),
+  );
+}

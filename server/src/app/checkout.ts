@@ -1,3 +1,4 @@
+import { parseBankAmount } from '../domain/bank-transaction.js';
 import { notFound } from '../domain/errors.js';
 import type { Satang } from '../domain/money.js';
 import type { PaymentStatus } from '../domain/payment.js';
@@ -10,6 +11,8 @@ export type CheckoutStatus = 'pending' | 'succeeded' | 'failed' | 'expired';
 export interface CheckoutState {
   status: CheckoutStatus;
   expiresAt: Date;
+  /** Transfers the bank reported for this QR code that do not fit it (another amount, too late): the customer is told. */
+  unmatchedAmounts: Satang[];
 }
 
 export interface Checkout extends CheckoutState {
@@ -36,7 +39,8 @@ async function stateOf(s: Services, qrCodeId: string) {
   const payment = qrCode && (await s.uow.repos.payments.findById(qrCode.merchantId, qrCode.paymentId));
   if (!qrCode || !payment) throw notFound('qr_code_not_found', qrCodeId);
   const status = customerStatus(payment.status, qrCode.expiresAt, s.clock.now());
-  return { qrCode, payment, state: { status, expiresAt: qrCode.expiresAt } satisfies CheckoutState };
+  const unmatchedAmounts = (await s.uow.repos.bankTransactions.unmatchedOfPayment(payment.id)).flatMap((u) => parseBankAmount(u.amount) ?? []);
+  return { qrCode, payment, state: { status, expiresAt: qrCode.expiresAt, unmatchedAmounts } satisfies CheckoutState };
 }
 
 /** The public checkout of a QR code, found by its unguessable id alone (as its image is). */

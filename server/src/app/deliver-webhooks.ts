@@ -1,14 +1,23 @@
-import { settleAttempt, type AttemptOutcome, type AttemptResult } from '../domain/delivery-schedule.js';
+import { redeliveryAfter, settleAttempt, type AttemptOutcome, type AttemptResult } from '../domain/delivery-schedule.js';
+import { MAX_IN_FLIGHT_PER_MERCHANT, merchantsAtShare } from '../domain/delivery-fairness.js';
 import { DomainError } from '../domain/errors.js';
+import { signingSecrets } from '../domain/webhook-management.js';
 import type { ClaimedDelivery } from '../ports/webhook-delivery.js';
 import type { Services } from './services.js';
 
 /** Long enough for a DNS check, a send that runs into its time-out, and recording the result. */
 export const leaseMsFor = (timeoutMs: number): number => 2 * timeoutMs + 30_000;
 
-/** Takes up to `limit` due deliveries for this dispatcher alone. */
-export const claimDueDeliveries = (s: Services, limit: number): Promise<ClaimedDelivery[]> =>
-  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs));
+/**
+ * Takes up to `limit` due deliveries for this dispatcher alone. Given what it has in flight per merchant, no merchant
+ * gets more than its share, so one merchant's hanging endpoints never take every slot.
+ */
+export const claimDueDeliveries = (s: Services, limit: number, inFlight?: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> =>
+  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs), inFlight && { perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight });
+
+/** When a claim could next find work, leaving out the merchants whose share is in flight. */
+export const nextDeliveryDueAt = (s: Services, inFlight: ReadonlyMap<string, number>): Promise<Date | null> =>
+  s.webhooks.queue.nextDueAt(merchantsAtShare({ perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight }));
 
 async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<AttemptOutcome> {
   let target;
@@ -19,7 +28,7 @@ async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<Attempt
     if (error instanceof DomainError) return { kind: 'refused_url', error: error.message };
     throw error;
   }
-  const secrets = delivery.previousSecret ? [delivery.secret, delivery.previousSecret] : delivery.secret;
+  const secrets = signingSecrets(delivery.secret, delivery.earlierSecrets);
   const headers = s.webhooks.signer.headersFor(secrets, delivery.eventId, s.clock.now(), delivery.payload);
   return s.webhooks.sender.send({ target, headers, body: delivery.payload, timeoutMs: s.webhooks.timeoutMs });
 }
@@ -27,9 +36,9 @@ async function sendOnce(s: Services, delivery: ClaimedDelivery): Promise<Attempt
 /** One attempt: check the URL, sign, send outside any transaction, then record what it means. */
 export async function attemptDelivery(s: Services, delivery: ClaimedDelivery): Promise<AttemptResult> {
   const outcome = await sendOnce(s, delivery);
-  const result = settleAttempt(outcome, delivery.attempt, s.webhooks.retryScheduleMs, s.clock.now());
-  await s.webhooks.queue.recordAttempt(delivery, result);
-  return result;
+  const now = s.clock.now();
+  const result = settleAttempt(outcome, delivery.attempt, s.webhooks.retryScheduleMs, now);
+  return (await s.webhooks.queue.recordAttempt(delivery, result, redeliveryAfter(result, now))) ?? result;
 }
 
 /** One dispatch pass: every due delivery up to `limit`, attempted concurrently. Returns how many were attempted. */

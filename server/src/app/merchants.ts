@@ -1,4 +1,3 @@
-import { DomainError } from '../domain/errors.js';
 import type { Merchant, Mode } from '../domain/merchant.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
 import { UNHOLDABLE_PROMPTPAY_ACCOUNT, type PromptPayAccount } from '../domain/promptpay-payload.js';
@@ -25,8 +24,7 @@ export async function createMerchant(s: Services, request: NewMerchant): Promise
 function accountOf(s: Services, request: NewMerchant): PromptPayAccount {
   if (request.account) return request.account;
   if (request.mode === 'live' && s.bankConnection) return { kind: 'biller_id', billerId: s.bankConnection.billerId };
-  if (request.mode === 'test') return UNHOLDABLE_PROMPTPAY_ACCOUNT;
-  throw new DomainError('qr_payments_unavailable', 'A merchant without a PromptPay or biller id of its own can only be a live merchant on a deployment with a bank connection (BANK=scb).');
+  return UNHOLDABLE_PROMPTPAY_ACCOUNT; // a live merchant's QR codes pay the biller id, and none exist without a bank connection
 }
 
 /**

@@ -18,18 +18,22 @@ const EXPORT_BATCH = 10_000;
  * The withdrawals become `processed` and the refunds are marked sent in the same transaction that `write` runs in, so a
  * file that could not be written leaves everything pending, and a second export never repeats a transfer.
  */
-export async function exportLiveTransfers(s: Services, write: (file: string) => Promise<void>): Promise<{ withdrawals: number; refunds: number }> {
+export async function exportLiveTransfers(s: Services, write: (file: string) => Promise<void>): Promise<{ withdrawals: number; refunds: number; returns: number }> {
   return s.uow.run(async (tx) => {
     const withdrawals = await tx.withdrawals.lockInFlight('live', ['pending'], EXPORT_BATCH);
     const refunds = await tx.refundPayouts.lockUnexported(EXPORT_BATCH);
+    const returns = await tx.bankReturns.lockUnexported(EXPORT_BATCH);
     for (const withdrawal of withdrawals) await moveWithdrawalTo(tx, s, withdrawal, 'processed');
     if (refunds.length > 0) await tx.refundPayouts.markExported(refunds.map((r) => r.refund.id), s.clock.now());
+    if (returns.length > 0) await tx.bankReturns.markExported(returns.map((r) => r.id), s.clock.now());
     const transfers: PayoutTransfer[] = [
       ...withdrawals.map(transferOf),
       ...refunds.map((r) => ({ id: r.refund.id, amount: r.refund.amount, destination: r.destination })),
+      // Unmatched money going back to its payer: the line names the bank transaction (btx_...) as a refund's names the refund.
+      ...returns.flatMap((r) => (r.resolution?.kind === 'returned' ? [{ id: r.id, amount: r.resolution.amount, destination: r.resolution.destination }] : [])),
     ];
     await write(s.payoutRails.bulkTransfer.render(transfers));
-    return { withdrawals: withdrawals.length, refunds: refunds.length };
+    return { withdrawals: withdrawals.length, refunds: refunds.length, returns: returns.length };
   });
 }
 
@@ -44,9 +48,25 @@ export interface MarkResult {
 
 const failureOf = (code: string): Failure => ({ code, message: `The bank reported the transfer failed: ${code}.` });
 
-/** Records the bank's outcome of a live withdrawal (`wd_...`) or live refund (`rfd_...`) from a bulk-transfer file. */
+/** Records the bank's outcome of a live withdrawal (`wd_...`), live refund (`rfd_...`) or return (`btx_...`) from a bulk-transfer file. */
 export async function markTransfer(s: Services, id: string, outcome: BankOutcomeMark): Promise<MarkResult> {
-  return s.uow.run(async (tx) => (id.startsWith('rfd_') ? markRefund(tx, s, id, outcome) : markWithdrawal(tx, s, id, outcome)));
+  return s.uow.run(async (tx) => {
+    if (id.startsWith('rfd_')) return markRefund(tx, s, id, outcome);
+    if (id.startsWith('btx_')) return markReturn(tx, id, outcome);
+    return markWithdrawal(tx, s, id, outcome);
+  });
+}
+
+/** A failed return leaves the money unmatched and open again, for the operator to close with a note. */
+async function markReturn(tx: Repositories, id: string, outcome: BankOutcomeMark): Promise<MarkResult> {
+  const unmatched = await tx.bankTransactions.lockUnmatched(id);
+  const sent = unmatched?.resolution;
+  if (sent?.kind !== 'returned') throw new PayoutRefused(`No return of unmatched money with id '${id}'.`);
+  if (sent.status === outcome.status) return { id, status: sent.status, changed: false };
+  if (sent.status !== 'pending') throw new PayoutRefused(`Return ${id} is ${sent.status}; it cannot become ${outcome.status}.`);
+  if (!sent.exported) throw new PayoutRefused(`Return ${id} has not been exported yet; it cannot have ${outcome.status}.`);
+  await tx.bankTransactions.setResolution(id, { ...sent, status: outcome.status });
+  return { id, status: outcome.status, changed: true };
 }
 
 async function markWithdrawal(tx: Repositories, s: Services, id: string, outcome: BankOutcomeMark): Promise<MarkResult> {

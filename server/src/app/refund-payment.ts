@@ -2,7 +2,7 @@ import { DomainError, notFound } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Payment } from '../domain/payment.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
-import { refundDestinationOf } from '../domain/refund-destination.js';
+import { refundDestinationOf } from '../domain/bank-transaction.js';
 import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refund.js';
 import { paymentTransactionState } from '../domain/transaction.js';
 import type { RefundOutcome } from '../ports/bank.js';

@@ -1,8 +1,8 @@
 import { notFound } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import { testEvent } from '../domain/test-event.js';
-import type { Delivery, Webhook, WebhookStatus } from '../domain/webhook.js';
-import { previousSecretExpiry } from '../domain/webhook-management.js';
+import { assertWebhookUrlLength, type Delivery, type Webhook, type WebhookStatus } from '../domain/webhook.js';
+import { earlierSecretsAfterRotation, previousSecretExpiry } from '../domain/webhook-management.js';
 import type { Repositories, WebhookChanges } from '../ports/repositories.js';
 import type { Services } from './services.js';
 import { retrieveWebhook, subscribedKinds } from './webhooks.js';
@@ -18,6 +18,7 @@ export async function updateWebhook(s: Services, merchant: Merchant, id: string,
   const changes: WebhookChanges = {};
   if (update.events !== undefined) changes.events = subscribedKinds(update.events);
   if (update.url !== undefined) {
+    assertWebhookUrlLength(update.url);
     await retrieveWebhook(s, merchant, id); // an unknown id is 404 before its URL is looked up
     await s.webhooks.urlGuard.assertDeliverable(update.url);
     changes.url = update.url;
@@ -27,11 +28,17 @@ export async function updateWebhook(s: Services, merchant: Merchant, id: string,
   return (await s.uow.run((tx) => tx.webhooks.update(merchant.id, id, changes))) ?? Promise.reject(notFound('webhook_not_found', id));
 }
 
-/** A new secret, answered once; the current one keeps signing beside it until it expires, then it is forgotten. */
+/**
+ * A new secret, answered once. The one it replaces keeps signing beside it until it expires, as do the earlier ones
+ * still within their own windows (at most three signatures: past that the oldest is dropped); then they are forgotten.
+ */
 export async function rotateWebhookSecret(tx: Repositories, s: Services, merchant: Merchant, id: string, expirePreviousInSeconds: number | undefined): Promise<string> {
-  const previousExpiresAt = previousSecretExpiry(expirePreviousInSeconds, s.clock.now());
+  const now = s.clock.now();
+  const replacedExpiresAt = previousSecretExpiry(expirePreviousInSeconds, now);
+  const current = await tx.webhooks.secretsForRotation(merchant.id, id);
+  if (!current) throw notFound('webhook_not_found', id);
   const secret = s.ids.webhookSecret();
-  if (!(await tx.webhooks.rotateSecret(merchant.id, id, secret, previousExpiresAt))) throw notFound('webhook_not_found', id);
+  await tx.webhooks.replaceSecrets(id, secret, earlierSecretsAfterRotation(current.secret, current.earlier, replacedExpiresAt, now));
   return secret;
 }
 

@@ -2,7 +2,7 @@ import { DomainError, notFound } from '../domain/errors.js';
 import { isEventKind, type EventKind } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Page, PageRequest } from '../domain/page.js';
-import { assertWebhookSecret, type Delivery, type Webhook } from '../domain/webhook.js';
+import { assertRoomForWebhook, assertWebhookSecret, assertWebhookUrlLength, type Delivery, type Webhook } from '../domain/webhook.js';
 import type { Repositories } from '../ports/repositories.js';
 import type { Services } from './services.js';
 
@@ -21,11 +21,16 @@ export function subscribedKinds(events: string[]): EventKind[] {
   return events as EventKind[];
 }
 
-/** Registers an endpoint. The URL is checked (DNS included) but never called; the secret is stored, never returned. */
+/**
+ * Registers an endpoint, within the merchant's limit even when registrations race. The URL is checked (DNS included,
+ * before the lock is taken) but never called; the secret is stored, never returned.
+ */
 export async function registerWebhook(tx: Repositories, s: Services, merchant: Merchant, request: WebhookRegistration): Promise<Webhook> {
   const events = subscribedKinds(request.events);
   if (request.secret !== undefined) assertWebhookSecret(request.secret);
+  assertWebhookUrlLength(request.url);
   await s.webhooks.urlGuard.assertDeliverable(request.url);
+  assertRoomForWebhook(await tx.webhooks.countForRegistration(merchant.id));
   const webhook: Webhook = { id: s.ids.next('webhook'), merchantId: merchant.id, url: request.url, events, status: 'active', createdAt: s.clock.now() };
   await tx.webhooks.insert(webhook, request.secret ?? s.ids.webhookSecret());
   return webhook;

@@ -1,6 +1,7 @@
-import type { Payer, Payment } from './payment.js';
+import { bankMoneyProblem, type Payer, type Payment } from './payment.js';
+import type { Mode } from './merchant.js';
 import type { Satang } from './money.js';
-import { thaiBanks } from './payout-account.js';
+import { thaiBanks, type PayoutAccount } from './payout-account.js';
 
 /** Money the bank reports as paid to the deployment's biller account, as its inquiry API lists it. */
 export interface BankTransaction {
@@ -40,7 +41,20 @@ export interface UnmatchedBankTransaction {
   paymentId: string | null;
   paidAt: Date;
   recordedAt: Date;
+  /** The payer as the bank listed them: where a return goes. */
+  payerName: string | null;
+  payerAccount: string | null;
+  sendingBankCode: string | null;
+  resolution: UnmatchedResolution | null;
 }
+
+/** What the operator did with unmatched money: sent it back to the payer (once), or closed it with a note. */
+export type UnmatchedResolution =
+  | { kind: 'returned'; destination: PayoutAccount; amount: Satang; status: ReturnStatus; exported: boolean; at: Date }
+  | { kind: 'resolved'; note: string; at: Date };
+
+/** A return travels the payout rail as a live refund does: pending until exported and marked by the operator. */
+export type ReturnStatus = 'pending' | 'succeeded' | 'failed';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
@@ -116,11 +130,73 @@ export function payerOf(transaction: BankTransaction): Partial<Payer> {
   };
 }
 
-/** Whether the bank's money settles this payment, or why it does not. */
-export function unmatchedReasonOf(payment: Payment | null, transaction: BankTransaction): UnmatchedReason | null {
+/** Whether the bank's money settles this payment (of a merchant in `mode`), or why it does not. */
+export function unmatchedReasonOf(payment: Payment | null, mode: Mode, transaction: BankTransaction): UnmatchedReason | null {
   if (!payment) return 'unknown_reference';
-  if (payment.status !== 'pending') return 'payment_not_pending';
-  if (payment.expiresAt && transaction.paidAt.getTime() >= payment.expiresAt.getTime()) return 'payment_expired';
+  const problem = bankMoneyProblem(payment, mode, transaction.paidAt);
+  if (problem) return problem;
   if (parseBankAmount(transaction.amount) !== payment.amount) return 'amount_mismatch';
   return null;
 }
+
+/** Unmatched money still waiting for the operator: never handled, or its return failed. */
+export const isOpen = (u: Pick<UnmatchedBankTransaction, 'resolution'>): boolean =>
+  u.resolution === null || (u.resolution.kind === 'returned' && u.resolution.status === 'failed');
+
+/** The payer of money the bank received, exactly as the bank's inquiry listed it. */
+export type ReportedPayer = Pick<BankTransaction, 'payerName' | 'payerAccount' | 'sendingBankCode'>;
+
+/** Where money goes back to, or why it cannot go back at all. */
+export type RefundDestination = { account: PayoutAccount } | { refused: string };
+
+const ACCOUNT_NUMBER = /^\d{10,15}$/;
+
+/**
+ * Money goes back only to the account the bank reported it came from, never to anything a merchant (or a stolen API
+ * key) supplied: the account number must be complete (a masked `xxx-x-x8820-x` is not) and its bank one the payout
+ * rail can pay. Used for live refunds and for returning unmatched money alike.
+ */
+export function refundDestinationOf(payer: ReportedPayer | null): RefundDestination {
+  if (!payer?.payerAccount) return { refused: "the payer's bank account is unknown (the bank did not report it), so there is nowhere to send the money" };
+  if (!ACCOUNT_NUMBER.test(payer.payerAccount)) {
+    return { refused: `the payer's account number the bank reported ('${payer.payerAccount}') is not 10 to 15 digits (a masked or partial number cannot be paid)` };
+  }
+  const bankCode = payer.sendingBankCode ?? '';
+  if (!Object.hasOwn(thaiBanks, bankCode)) return { refused: `the payer's bank code '${bankCode}' is not one of ${Object.keys(thaiBanks).join(', ')}, the banks the payout rail can pay` };
+  return { account: { bankCode, accountNumber: payer.payerAccount, accountName: payer.payerName?.trim() ?? '' } };
+}
+
+/** Why unmatched money cannot go back to the payer now, or null: it goes back once, to the account the bank listed. */
+export function returnProblem(u: UnmatchedBankTransaction): string | null {
+  if (u.resolution?.kind === 'returned') return `${u.id} was already returned once (${u.resolution.status}); it is not sent twice. Close it with a note instead.`;
+  if (u.resolution?.kind === 'resolved') return `${u.id} was closed with a note; it cannot be returned.`;
+  const amount = parseBankAmount(u.amount);
+  if (amount === null || amount <= 0) return `${u.id}: the bank's amount '${u.amount}' is not an exact amount in satang. Close it with a note instead.`;
+  const destination = refundDestinationOf(u);
+  return 'refused' in destination ? `${u.id} cannot be returned: ${destination.refused}. Close it with a note instead.` : null;
+}
+
+/** The return of unmatched money to the payer, waiting for the next bulk-transfer export; the caller has checked `returnProblem`. */
+export function returnToPayer(u: UnmatchedBankTransaction, at: Date): UnmatchedResolution {
+  const amount = parseBankAmount(u.amount);
+  const destination = refundDestinationOf(u);
+  if (returnProblem(u) || amount === null || !('account' in destination)) throw new RangeError(`${u.id} cannot be returned`);
+  return { kind: 'returned', destination: destination.account, amount, status: 'pending', exported: false, at };
+}
+
+const MAX_NOTE_LENGTH = 500;
+
+/** Why unmatched money cannot be closed with this note, or null: only open money, never over a return under way. */
+export function resolveProblem(u: UnmatchedBankTransaction, note: string): string | null {
+  const text = note.trim();
+  // eslint-disable-next-line no-control-regex
+  if (!text || text.length > MAX_NOTE_LENGTH || /[\u0000-\u001f\u007f]/.test(text)) return `the note must be 1 to ${MAX_NOTE_LENGTH} characters, without control characters.`;
+  if (u.resolution && !isOpen(u)) {
+    const state = u.resolution.kind === 'returned' ? `returned (${u.resolution.status})` : 'already closed with a note';
+    return `${u.id} is ${state}; only open unmatched money can be closed.`;
+  }
+  return null;
+}
+
+/** Unmatched money closed with the operator's note (handled outside the service); the caller has checked `resolveProblem`. */
+export const resolveWithNote = (note: string, at: Date): UnmatchedResolution => ({ kind: 'resolved', note: note.trim(), at });

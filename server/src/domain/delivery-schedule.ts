@@ -50,3 +50,12 @@ export function settleAttempt(outcome: AttemptOutcome, attemptsMade: number, sch
     ? { status: 'failed', lastResponseStatus, lastError, nextAttemptAt: null, deliveredAt: null, disableWebhook: false }
     : { status: 'pending', lastResponseStatus, lastError, nextAttemptAt: new Date(now.getTime() + delay), deliveredAt: null, disableWebhook: false };
 }
+
+/**
+ * What an attempt leaves when a redelivery was asked for while it was in flight: due at once, so the event goes
+ * out again right after it (never beside it), whatever the attempt got. A 410 still wins: nothing more goes there.
+ */
+export function redeliveryAfter(result: AttemptResult, now: Date): AttemptResult {
+  if (result.disableWebhook) return result;
+  return { ...result, status: 'pending', nextAttemptAt: now, deliveredAt: null };
+}

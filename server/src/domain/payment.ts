@@ -1,4 +1,5 @@
 import { DomainError } from './errors.js';
+import type { Mode } from './merchant.js';
 import type { Currency, Satang } from './money.js';
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'expired' | 'refunded';
@@ -46,6 +47,10 @@ export function assertPending(payment: Payment, now: Date): void {
 /** The customer paid: pending -> succeeded. Payer details fill only what the merchant left empty. */
 export function succeed(payment: Payment, now: Date, payer: Partial<Payer> = {}): Payment {
   assertPending(payment, now);
+  return paid(payment, now, payer);
+}
+
+function paid(payment: Payment, now: Date, payer: Partial<Payer>): Payment {
   return {
     ...payment,
     status: 'succeeded',
@@ -69,4 +74,31 @@ export function expire(payment: Payment, now: Date): Payment {
     throw new DomainError('payment_not_pending', `Payment ${payment.id} is ${payment.status}; only a pending payment can expire.`);
   }
   return { ...payment, status: 'expired', updatedAt: now };
+}
+
+/** A live payment made in the last second reaches the bank's listing a little later: the sweeper gives it this long. */
+export const LIVE_EXPIRY_GRACE_MS = 60_000;
+
+/** When the sweeper may expire a pending payment: a test one at `expires_at`, a live one a grace period later. */
+export const expiryDueAt = (expiresAt: Date, mode: Mode): Date => new Date(expiresAt.getTime() + (mode === 'live' ? LIVE_EXPIRY_GRACE_MS : 0));
+
+/**
+ * Whether money the bank took at `paidAt` can settle this payment, or why not. The bank's time decides: money taken at
+ * or before `expires_at` settles a pending payment, and a live payment the sweeper already marked expired.
+ */
+export function bankMoneyProblem(payment: Payment, mode: Mode, paidAt: Date): 'payment_not_pending' | 'payment_expired' | null {
+  const inTime = payment.expiresAt === null || paidAt.getTime() <= payment.expiresAt.getTime();
+  const reopenable = payment.status === 'expired' && mode === 'live' && inTime;
+  if (payment.status !== 'pending' && !reopenable) return 'payment_not_pending';
+  return inTime ? null : 'payment_expired';
+}
+
+/** The bank took the customer's money in time: pending -> succeeded, or expired -> succeeded for a live payment. */
+export function succeedByBank(payment: Payment, mode: Mode, paidAt: Date, payer: Partial<Payer> = {}): Payment {
+  const problem = bankMoneyProblem(payment, mode, paidAt);
+  if (problem) {
+    const state = problem === 'payment_expired' ? 'paid after its expiry' : payment.status;
+    throw new DomainError('payment_not_pending', `Payment ${payment.id} is ${state}; the bank's money cannot settle it.`);
+  }
+  return paid(payment, paidAt, payer);
 }

@@ -30,23 +30,41 @@ export class TokenBuckets {
   }
 
   take(key: string, nowMs: number): RateDecision {
-    const rate = this.perSecond;
     let bucket = this.buckets.get(key);
     if (!bucket) {
       if (this.buckets.size >= this.maxKeys) this.forgetFull(nowMs);
-      bucket = { tokens: rate, atMs: nowMs };
+      bucket = { tokens: this.perSecond, atMs: nowMs };
       this.buckets.set(key, bucket);
-    } else if (nowMs > bucket.atMs) {
-      bucket.tokens = Math.min(rate, bucket.tokens + ((nowMs - bucket.atMs) * rate) / 1000);
-      bucket.atMs = nowMs;
+    } else {
+      this.refill(bucket, nowMs);
     }
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
+    return this.decision(allowed, bucket.tokens);
+  }
+
+  /** What `take` would decide now, without taking a token. */
+  peek(key: string, nowMs: number): RateDecision {
+    const bucket = this.buckets.get(key);
+    if (bucket) this.refill(bucket, nowMs);
+    const tokens = bucket?.tokens ?? this.perSecond;
+    return this.decision(tokens >= 1, tokens >= 1 ? tokens - 1 : tokens);
+  }
+
+  private refill(bucket: Bucket, nowMs: number): void {
+    if (nowMs <= bucket.atMs) return;
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((nowMs - bucket.atMs) * this.perSecond) / 1000);
+    bucket.atMs = nowMs;
+  }
+
+  /** `tokens`: what the bucket holds after the request (a token already taken when allowed). */
+  private decision(allowed: boolean, tokens: number): RateDecision {
+    const rate = this.perSecond;
     return {
       allowed,
-      remaining: Math.floor(bucket.tokens),
-      resetSeconds: Math.ceil((rate - bucket.tokens) / rate),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
+      remaining: Math.floor(tokens),
+      resetSeconds: Math.ceil((rate - tokens) / rate),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rate)),
     };
   }
 

@@ -30,6 +30,21 @@ export interface Delivery {
   createdAt: Date;
 }
 
+/** Endpoints a merchant may have at once (deleted ones do not count): each costs deliveries on every event. */
+export const MAX_WEBHOOKS_PER_MERCHANT = 16;
+
+export function assertRoomForWebhook(liveEndpoints: number): void {
+  if (liveEndpoints >= MAX_WEBHOOKS_PER_MERCHANT) {
+    throw new DomainError('webhook_limit_reached', `A merchant may have at most ${MAX_WEBHOOKS_PER_MERCHANT} webhook endpoints; delete one to register another.`);
+  }
+}
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+export function assertWebhookUrlLength(url: string): void {
+  if (url.length > MAX_WEBHOOK_URL_LENGTH) throw new DomainError('invalid_request', `url: must be at most ${MAX_WEBHOOK_URL_LENGTH} characters.`, 'url');
+}
+
 /** Standard Webhooks secrets: `whsec_` + base64 of 24 to 64 random bytes. */
 const SECRET_FORM = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
 

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
-import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason } from '../domain/bank-transaction.js';
+import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
@@ -9,6 +9,7 @@ import type { Refund } from '../domain/refund.js';
 import type { TestEvent } from '../domain/test-event.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../domain/transaction.js';
 import type { Delivery, Webhook } from '../domain/webhook.js';
+import type { EarlierSecret } from '../domain/webhook-management.js';
 import type { BalanceRepository, PayoutAccountStore, RefundPayoutRepository, WithdrawalRepository } from './ledger.js';
 
 export interface MerchantRepository extends PayoutAccountStore {
@@ -55,8 +56,19 @@ export interface PaymentRepository {
   /** With `lock`, the row stays locked until the transaction ends, so concurrent changes queue. */
   findById(merchantId: string, id: string, options?: { lock?: boolean }): Promise<Payment | null>;
   list(merchantId: string, filter: PaymentFilter, page: PageRequest): Promise<Page<Payment>>;
-  /** Pending payments past their expiry, locked and skipped by concurrent sweepers. */
-  lockOverduePending(now: Date, limit: number): Promise<Payment[]>;
+  /** Pending test payments past their expiry, locked and skipped by concurrent sweepers. */
+  lockOverdueTestPayments(now: Date, limit: number): Promise<Payment[]>;
+  /** Pending live QR payments that expired at or before `expiredBy`, oldest first, unlocked: the bank is asked about them first. */
+  overdueLivePayments(expiredBy: Date, limit: number): Promise<OverdueLivePayment[]>;
+}
+
+/** A live payment the sweeper may expire once the bank lists nothing for its ref1. */
+export interface OverdueLivePayment {
+  paymentId: string;
+  merchantId: string;
+  ref1: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 export interface RefundRepository {
@@ -102,12 +114,16 @@ export interface WebhookChanges {
 }
 
 export interface WebhookRepository {
+  /** Holds off the merchant's other registrations until this transaction ends, then counts its endpoints (deleted ones aside). */
+  countForRegistration(merchantId: string): Promise<number>;
   insert(webhook: Webhook, secret: string): Promise<void>;
   /** Applies the changes; disabling marks what was still pending failed. Null for an unknown webhook. */
   update(merchantId: string, id: string, changes: WebhookChanges): Promise<Webhook | null>;
-  /** The new secret signs from now on; the current one too until `previousExpiresAt` (null: it is dropped at once). */
-  rotateSecret(merchantId: string, id: string, secret: string, previousExpiresAt: Date | null): Promise<boolean>;
-  /** Forgets previous secrets whose time is up. */
+  /** The current secret and the earlier ones kept, locked until the transaction ends (rotations one at a time); null for an unknown webhook. */
+  secretsForRotation(merchantId: string, id: string): Promise<{ secret: string; earlier: EarlierSecret[] } | null>;
+  /** The new current secret, and the earlier secrets that go on signing (any other is forgotten). */
+  replaceSecrets(id: string, secret: string, earlier: readonly EarlierSecret[]): Promise<void>;
+  /** Forgets earlier secrets whose time is up. */
   forgetExpiredSecrets(now: Date): Promise<number>;
   findById(merchantId: string, id: string): Promise<Webhook | null>;
   list(merchantId: string, page: PageRequest): Promise<Page<Webhook>>;
@@ -121,7 +137,10 @@ export interface DeliveryRepository {
   findById(merchantId: string, webhookId: string, id: string): Promise<Delivery | null>;
   /** Writes the test event and its one delivery (no fan-out), due now, and wakes the dispatchers on commit. */
   queueTest(event: TestEvent, delivery: Delivery): Promise<void>;
-  /** Makes the delivery pending and due now, whatever its state, and wakes the dispatchers on commit. */
+  /**
+   * Makes the delivery pending and due now, whatever its state, and wakes the dispatchers on commit. An attempt in
+   * flight is never joined by a second one: the redelivery then waits until that attempt is recorded.
+   */
   redeliver(merchantId: string, webhookId: string, id: string, now: Date): Promise<Delivery | null>;
 }
 
@@ -159,8 +178,21 @@ export interface BankTransactionRepository {
   record(recorded: RecordedBankTransaction): Promise<boolean>;
   /** The bank transaction that settled this payment (as the bank listed it), or null when none did. */
   settlingTransactionOf(paymentId: string): Promise<BankTransaction | null>;
-  listUnmatched(limit: number): Promise<UnmatchedBankTransaction[]>;
-  countUnmatched(): Promise<number>;
+  /** Newest first; `openOnly`: only those the operator has not handled (or whose return failed). */
+  listUnmatched(limit: number, options?: { openOnly?: boolean }): Promise<UnmatchedBankTransaction[]>;
+  countUnmatched(options?: { openOnly?: boolean }): Promise<number>;
+  /** Unmatched money the bank reported for one payment's ref1, oldest first. */
+  unmatchedOfPayment(paymentId: string): Promise<UnmatchedBankTransaction[]>;
+  /** The operator's lookup by `btx_` id, locked until the transaction ends; null for an unknown or matched one. */
+  lockUnmatched(id: string): Promise<UnmatchedBankTransaction | null>;
+  setResolution(id: string, resolution: UnmatchedResolution): Promise<void>;
+}
+
+/** Returns of unmatched money on the bulk-transfer rail, beside withdrawals and live refunds. */
+export interface BankReturnQueue {
+  /** Pending returns not exported yet, locked and skipped by a concurrent export. */
+  lockUnexported(limit: number): Promise<UnmatchedBankTransaction[]>;
+  markExported(ids: readonly string[], at: Date): Promise<void>;
 }
 
 /** A live payment that reconciliation asks the bank about. */
@@ -195,6 +227,7 @@ export interface Repositories {
   refundPayouts: RefundPayoutRepository;
   bankTransactions: BankTransactionRepository;
   bankChecks: BankCheckQueue;
+  bankReturns: BankReturnQueue;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */

@@ -1,3 +1,4 @@
+import type { MerchantShare } from '../domain/delivery-fairness.js';
 import type { AttemptOutcome, AttemptResult } from '../domain/delivery-schedule.js';
 
 /** A webhook URL whose host passed the address check, with the address it resolved to. */
@@ -33,11 +34,12 @@ export interface WebhookSender {
 /** A pending delivery one dispatcher has taken for one attempt. */
 export interface ClaimedDelivery {
   deliveryId: string;
+  merchantId: string;
   webhookId: string;
   url: string;
   secret: string;
-  /** A rotated-out secret that has not expired yet: it signs too, so receivers can switch without losing an event. */
-  previousSecret: string | null;
+  /** Rotated-out secrets that have not expired yet, newest first: they sign too, so receivers switch without losing an event. */
+  earlierSecrets: string[];
   eventId: string;
   payload: string; // the exact bytes signed and sent
   /** This attempt's number (1 = first); a result is recorded only while it is still the latest attempt. */
@@ -46,14 +48,19 @@ export interface ClaimedDelivery {
 
 export interface DeliveryQueue {
   /**
-   * Takes up to `limit` due deliveries of active webhooks, skipping rows other dispatchers are taking. A claim not
-   * settled within `leaseMs` (its dispatcher died) becomes due again, as a new attempt.
+   * Takes up to `limit` due deliveries of active webhooks, skipping rows other dispatchers are taking, and leases each
+   * for `leaseMs`: while leased, no other attempt of it starts. A claim not settled within the lease (its dispatcher
+   * died) becomes due again, as a new attempt. With `share`, no merchant ends up with more than its share in flight
+   * (the oldest due deliveries of the others are taken first).
    */
-  claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** Stores an attempt's result (and disables the webhook when asked); false when a newer attempt took over. */
-  recordAttempt(delivery: ClaimedDelivery, result: AttemptResult): Promise<boolean>;
-  /** The earliest time a claim could find work, or null when nothing is pending. */
-  nextDueAt(): Promise<Date | null>;
+  claimDue(now: Date, limit: number, leaseMs: number, share?: MerchantShare): Promise<ClaimedDelivery[]>;
+  /**
+   * Stores an attempt's result (and disables the webhook when asked), or `redelivery` instead when a redelivery was
+   * asked for while the attempt was in flight. Answers what it stored; null when a newer attempt took over.
+   */
+  recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, redelivery?: AttemptResult): Promise<AttemptResult | null>;
+  /** The earliest time a claim could find work (for merchants other than `excluding`), or null when nothing is pending. */
+  nextDueAt(excluding?: readonly string[]): Promise<Date | null>;
 }
 
 /** Wakes dispatchers when new deliveries are committed (PostgreSQL NOTIFY); without it they poll. */

@@ -9,8 +9,8 @@ const INTERVAL_MS = 60_000;
 const clock = manualClock();
 let live: LiveBank;
 beforeAll(async () => {
-  // Every confirmation is lost: only reconciliation can apply a payment here.
-  live = await startLiveBank({ clock, knobs: { dropRate: 1 } });
+  // Every confirmation is lost: only reconciliation can apply a payment here. The bank dates payments by the same clock.
+  live = await startLiveBank({ clock, knobs: { dropRate: 1 }, simulator: { now: () => clock.now() } });
 });
 afterAll(async () => {
   await live?.stop();

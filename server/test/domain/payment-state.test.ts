@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
-import { expire, fail, succeed, type Payment } from '../../src/domain/payment.js';
+import { expire, expiryDueAt, fail, succeed, succeedByBank, type Payment } from '../../src/domain/payment.js';
 import { applySettledRefund, refundAmountFor } from '../../src/domain/refund.js';
 import { paymentTransactionState } from '../../src/domain/transaction.js';
 import { paymentEventKind } from '../../src/domain/events.js';
@@ -71,5 +71,23 @@ describe('payment state machine', () => {
     expect(paymentTransactionState(fully)).toEqual({ type: 'payment', status: 'refunded' });
     expect(codeOf(() => refundAmountFor(fully, undefined))).toBe('payment_not_refundable');
     expect(codeOf(() => refundAmountFor(pending, 1))).toBe('payment_not_refundable');
+  });
+
+  it('the bank settles a payment it was paid for at or before expires_at; expired -> succeeded for live payments only', () => {
+    const expiresAt = pending.expiresAt!;
+    const lastSecond = new Date(expiresAt.getTime() - 1_000);
+    const swept = expire(pending, new Date(expiresAt.getTime() + 61_000));
+    expect(succeedByBank(pending, 'live', expiresAt)).toMatchObject({ status: 'succeeded', completedAt: expiresAt });
+    expect(succeedByBank(swept, 'live', lastSecond, { clientBankName: 'KBANK' })).toMatchObject({ status: 'succeeded', completedAt: lastSecond, clientBankName: 'KBANK' });
+    expect(paymentEventKind(succeedByBank(swept, 'live', lastSecond))).toBe('payment.succeeded');
+    expect(codeOf(() => succeedByBank(swept, 'test', lastSecond))).toBe('payment_not_pending');
+    expect(codeOf(() => succeedByBank(swept, 'live', new Date(expiresAt.getTime() + 1)))).toBe('payment_not_pending');
+    expect(codeOf(() => succeedByBank(pending, 'live', new Date(expiresAt.getTime() + 1)))).toBe('payment_not_pending');
+    for (const done of [succeed(pending, later), fail(pending, later)]) expect(codeOf(() => succeedByBank(done, 'live', lastSecond))).toBe('payment_not_pending');
+  });
+
+  it('the sweeper may expire a test payment at expires_at, a live one 60 s later', () => {
+    expect(expiryDueAt(pending.expiresAt!, 'test')).toEqual(pending.expiresAt);
+    expect(expiryDueAt(pending.expiresAt!, 'live')).toEqual(new Date(pending.expiresAt!.getTime() + 60_000));
   });
 });

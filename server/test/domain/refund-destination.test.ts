@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refundDestinationOf } from '../../src/domain/refund-destination.js';
+import { refundDestinationOf } from '../../src/domain/bank-transaction.js';
 
 const payer = { payerName: 'SOMSRI DEEJAI', payerAccount: '0987654321', sendingBankCode: '014' };
 

@@ -46,4 +46,16 @@ describe('a token bucket per key', () => {
     buckets.take('c', 2_000); // a and b are full again: forgotten, so c fits
     expect(buckets.take('a', 2_000).allowed).toBe(true); // a fresh bucket behaves as the refilled one would
   });
+
+  it('peeks at what a request would get without taking a token', () => {
+    const buckets = new TokenBuckets(2);
+    expect(buckets.peek('a', 0)).toEqual(buckets.take('fresh', 0)); // an unknown key: a full bucket
+    expect(buckets.take('a', 0).remaining).toBe(1);
+    expect(buckets.peek('a', 0)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(buckets.peek('a', 0)).toMatchObject({ allowed: true, remaining: 0 }); // peeking twice takes nothing
+    buckets.take('a', 0);
+    expect(buckets.peek('a', 0)).toEqual({ allowed: false, remaining: 0, resetSeconds: 1, retryAfterSeconds: 1 });
+    expect(buckets.peek('a', 500)).toMatchObject({ allowed: true, remaining: 0 }); // refilled by the clock
+    expect(buckets.take('a', 500).allowed).toBe(true);
+  });
 });

@@ -1,6 +1,11 @@
+import { PassThrough } from 'node:stream';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiResponse, type RequestOptions } from '../support/http.js';
+import { histogramCounts } from '../support/metrics.js';
+import { rawExchange, requestHead, type RawAnswer } from '../support/raw-http.js';
+import { eventually } from '../support/receiver.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -11,10 +16,27 @@ import { manualClock, startTestServer, type TestServer } from '../support/test-s
 const clock = manualClock(new Date('2026-11-20T08:00:00.000Z')); // frozen: keys stay recently checked, times compare
 const servers: Record<'on' | 'off', TestServer> = {} as never;
 const keys: Record<'on' | 'off', string> = {} as never;
+/** What each server logged: its access-log lines. */
+const logs: Record<'on' | 'off', Record<string, unknown>[]> = { on: [], off: [] };
+
+function loggerInto(lines: Record<string, unknown>[]) {
+  const stream = new PassThrough();
+  let partial = '';
+  stream.on('data', (chunk: Buffer) => {
+    const complete = (partial + chunk.toString('utf8')).split('\n');
+    partial = complete.pop()!;
+    for (const line of complete) lines.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  return pino({ level: 'info' }, stream);
+}
 
 beforeAll(async () => {
-  const env = { METRICS: 'on', RATE_LIMIT_PER_SECOND: '1000' };
-  [servers.on, servers.off] = await Promise.all([startTestServer({ clock, env }), startTestServer({ clock, env: { ...env, HOT_ROUTES: 'off' } })]);
+  // A body must arrive within a second; failed authentications are limited as in production.
+  const env = { METRICS: 'on', RATE_LIMIT_PER_SECOND: '1000', REQUEST_BODY_TIMEOUT_MS: '1000', AUTH_FAILURE_LIMIT_PER_SECOND: '20' };
+  [servers.on, servers.off] = await Promise.all([
+    startTestServer({ clock, env, logger: loggerInto(logs.on) }),
+    startTestServer({ clock, env: { ...env, HOT_ROUTES: 'off' }, logger: loggerInto(logs.off) }),
+  ]);
   for (const lane of ['on', 'off'] as const) keys[lane] = (await servers[lane].merchant()).apiKey;
 });
 afterAll(async () => {
@@ -28,10 +50,11 @@ function normalized(res: ApiResponse): unknown {
     .replace(/\b(qr|pay|req|txn|evt|mch)_[0-9a-z]+/gi, '$1_ID')
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'BASE')
     .replace(/0052[0-9A-Z]{20}|5[0-9]{1}\d{2}[0-9A-Z]{16,}6304[0-9A-F]{4}/g, 'QR');
-  return { status: res.status, headers, idempotentReplayed: res.headers.get('idempotent-replayed'), rateLimit: res.headers.get('ratelimit'), body: text.replace(/"qr_data":"[^"]+"/, '"qr_data":"QR"') };
+  const fields = ['idempotent-replayed', 'ratelimit', 'ratelimit-policy', 'retry-after', 'allow', 'cache-control', 'x-content-type-options'];
+  return { status: res.status, headers, ...Object.fromEntries(fields.map((name) => [name, res.headers.get(name)])), body: text.replace(/"qr_data":"[^"]+"/, '"qr_data":"QR"') };
 }
 
-type Step = { name: string; method: 'GET' | 'POST'; path: string | ((paymentId: string) => string); body?: unknown; options?: RequestOptions; apiKey?: string };
+type Step = { name: string; method: 'GET' | 'POST' | 'HEAD' | 'PUT' | 'DELETE'; path: string | ((paymentId: string) => string); body?: unknown; options?: RequestOptions; apiKey?: string };
 
 const qr = { amount: 150000, currency: 'THB' };
 const STEPS: Step[] = [
@@ -60,6 +83,12 @@ const STEPS: Step[] = [
   { name: 'a query string', method: 'GET', path: (id) => `/Thai/v1/payments/${id}?expand=all` },
   { name: 'a trailing slash', method: 'GET', path: (id) => `/Thai/v1/payments/${id}/` },
   { name: 'no key', method: 'GET', path: (id) => `/Thai/v1/payments/${id}`, apiKey: '' },
+  { name: 'an unknown key with a malformed body', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: '{"amount":' }, apiKey: 'sk_test_unknown' },
+  { name: 'no key with a 700 KB body', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: `{"amount":150000,"currency":"THB","reference":"${'x'.repeat(700_000)}"}` }, apiKey: '' },
+  { name: 'HEAD of the payment', method: 'HEAD', path: (id) => `/Thai/v1/payments/${id}` },
+  { name: 'HEAD of an unknown payment', method: 'HEAD', path: '/Thai/v1/payments/pay_unknown' },
+  { name: 'a method the payment does not serve', method: 'DELETE', path: (id) => `/Thai/v1/payments/${id}` },
+  { name: 'a method QR codes do not serve', method: 'PUT', path: '/Thai/v1/qr-codes', body: qr },
 ];
 
 async function hotRouteCount(server: TestServer): Promise<Record<string, number>> {
@@ -84,13 +113,54 @@ describe('the hot routes', () => {
       }
     }
     expect(answers.on).toEqual(answers.off);
+    for (const answer of answers.on as Record<string, unknown>[]) {
+      expect(answer['x-content-type-options'], String(answer.step)).toBe('nosniff');
+      expect(answer['cache-control'], String(answer.step)).toBe('no-store');
+    }
+
+    // The same log lines (the requests' paths and statuses) and the same latency series by method, route and status.
+    const requests = 2 + STEPS.length;
+    for (const lane of ['on', 'off'] as const) await eventually(() => logs[lane].filter((line) => line.msg === 'request').length === requests, `${lane}'s log lines`);
+    const logged = (lane: 'on' | 'off') => logs[lane].filter((line) => line.msg === 'request').map(({ method, path, status }) => `${String(method)} ${String(path)} ${String(status)}`.replace(/pay_[0-9a-z]+/gi, 'pay_ID')).sort();
+    expect(logged('on')).toEqual(logged('off'));
+    expect(logged('on')).toHaveLength(requests);
+    const latency = async (lane: 'on' | 'off') =>
+      (await histogramCounts(`${servers[lane].url}/metrics`, 'pqr_http_request_duration_seconds')).map(({ labels, count }) => `${labels.method} ${labels.route} ${labels.status} ${count}`).sort();
+    expect(await latency('on')).toEqual(await latency('off'));
 
     // Taken (13): the first QR code, the three plain ones, the keyed one, its replay and its reuse, the differing keys and
     // the amount out of range (both refused by the handler), the BOM body, both retrievals and the unknown payment.
-    // Passed on (12): the warm-up (key not yet known), the empty key, the wrong type, the unknown field, the two bodies
-    // that are not JSON objects, the NUL, the text body, the unknown key, the escaped id, the query string, no key.
-    // The POST with a query string and the trailing slash are not the hot routes' paths at all.
-    expect(await hotRouteCount(servers.on)).toEqual({ taken: 13, passed_on: 12 });
+    // Passed on (14): the warm-up (key not yet known), the empty key, the wrong type, the unknown field, the two bodies
+    // that are not JSON objects, the NUL, the text body, the unknown key, the escaped id, the query string, no key, and
+    // the unknown and missing keys with bodies (never read). The POST with a query string, the trailing slash, HEAD and
+    // the methods not served are not the hot routes' at all.
+    expect(await hotRouteCount(servers.on)).toEqual({ taken: 13, passed_on: 14 });
     expect(await hotRouteCount(servers.off)).toEqual({});
+  });
+
+  it('answer a body that does not arrive in time as Express does: 408, connection closed', async () => {
+    const answers: Record<'on' | 'off', unknown> = { on: null, off: null };
+    for (const lane of ['on', 'off'] as const) {
+      const head = requestHead('POST', '/Thai/v1/qr-codes', { authorization: `Bearer ${keys[lane]}`, 'content-type': 'application/json', 'content-length': 40, connection: 'keep-alive' });
+      const answer: RawAnswer = await rawExchange(servers[lane].url, `${head}{`); // resolves once the server has closed the connection
+      const { date: _date, 'request-id': requestId, ...headers } = answer.headers;
+      expect(JSON.parse(answer.body).error).toMatchObject({ code: 'request_timeout', request_id: requestId });
+      answers[lane] = { status: answer.status, headers, body: answer.body.replace(/req_[0-9a-z]+/gi, 'req_ID') };
+    }
+    expect(answers.on).toEqual(answers.off);
+    expect(answers.on).toMatchObject({ status: 408, headers: { connection: 'close', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } });
+  });
+
+  it('limit failed authentications per address as Express does, before reading a body', async () => {
+    const answers: Record<'on' | 'off', unknown[]> = { on: [], off: [] };
+    for (const lane of ['on', 'off'] as const) {
+      const anonymous = apiClient(servers[lane].url, { apiKey: 'sk_test_guess' });
+      for (let i = 0; i < 22; i++) answers[lane].push(normalized(await anonymous.get('/Thai/v1/payments/pay_x')));
+      answers[lane].push(normalized(await anonymous.post('/Thai/v1/qr-codes', undefined, { rawBody: '{"amount":' })));
+      answers[lane].push(normalized(await apiClient(servers[lane].url, { apiKey: keys[lane] }).get('/Thai/v1/payments/pay_x'))); // a known key goes on
+    }
+    expect(answers.on).toEqual(answers.off);
+    const left = 20 - 4; // the first test's four failed authentications took their tokens (the clock never moves)
+    expect(answers.on.map((answer) => (answer as { status: number }).status)).toEqual([...Array(22).fill(401).fill(429, left), 429, 404]);
   });
 });

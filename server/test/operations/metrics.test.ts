@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDueWebhooks } from '../../src/app/deliver-webhooks.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
-import { scrape, valueOf } from '../support/metrics.js';
+import { histogramCounts, scrape, valueOf } from '../support/metrics.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 import { subscribe } from '../webhooks/fixtures.js';
@@ -48,6 +48,32 @@ describe('GET /metrics (METRICS=on)', () => {
     expect(moved('pqr_payments_completed_total', { status: 'succeeded' })).toBe(1);
     expect(moved('pqr_payments_completed_total', { status: 'expired' })).toBe(1);
     expect(moved('pqr_payments_completed_total', { status: 'failed' })).toBe(1); // the declined card
+  });
+
+  it('times requests by method, route pattern and status, in both lanes', async () => {
+    const api = apiClient(server.url, await server.merchant());
+    const histogram = 'pqr_http_request_duration_seconds';
+    const before = await histogramCounts(`${server.url}/metrics`, histogram);
+    const qr = await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' }); // Express: the key is new
+    await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' }); // the hot lane
+    await api.get(`/Thai/v1/payments/${qr.body.payment_id}`); // the hot lane
+    await api.get('/Thai/v1/payments/pay_unknown'); // the hot lane, 404
+    await api.post('/Thai/v1/qr-codes', { amount: 1, currency: 'THB' }); // the hot lane, 422
+    await api.send('PUT', '/Thai/v1/qr-codes', {}); // 405
+    await api.get('/v1/refunds/rfd_unknown'); // Express, an error answered after routing
+    const after = await histogramCounts(`${server.url}/metrics`, histogram);
+    const moved = (labels: Record<string, string>) => {
+      const same = (other: Record<string, string>) => Object.keys(other).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => other[k] === v);
+      const count = (series: typeof after) => series.find((s) => same(s.labels))?.count ?? 0;
+      return count(after) - count(before);
+    };
+    expect(moved({ method: 'POST', route: '/Thai/v1/qr-codes', status: '200' })).toBe(2);
+    expect(moved({ method: 'POST', route: '/Thai/v1/qr-codes', status: '422' })).toBe(1);
+    expect(moved({ method: 'GET', route: '/Thai/v1/payments/:payment_id', status: '200' })).toBe(1);
+    expect(moved({ method: 'GET', route: '/Thai/v1/payments/:payment_id', status: '404' })).toBe(1);
+    expect(moved({ method: 'PUT', route: 'unmatched', status: '405' })).toBe(1);
+    expect(moved({ method: 'GET', route: '/v1/refunds/:refund_id', status: '404' })).toBe(1);
+    expect(after.every((s) => Object.keys(s.labels).sort().join() === 'method,route,status')).toBe(true);
   });
 
   it('shows the webhook backlog: pending deliveries, the oldest one\'s age, and attempts by outcome', async () => {
@@ -108,7 +134,10 @@ describe('where /metrics is served', () => {
       const families = await scrape(separate.running.metricsUrl!);
       expect(valueOf(families, 'pqr_http_requests_total', { method: 'GET', route: '/Thai/v1/transactions', status: '200' })).toBe(1);
       expectEnvelope(await apiClient(separate.url).get('/metrics'), 404, 'route_not_found');
-      expect((await fetch(separate.running.metricsUrl!.replace('/metrics', '/other'))).status).toBe(404);
+      const other = await fetch(separate.running.metricsUrl!.replace('/metrics', '/other'));
+      expect(other.status).toBe(404);
+      expect(other.headers.get('x-content-type-options')).toBe('nosniff');
+      expect((await fetch(separate.running.metricsUrl!)).headers.get('x-content-type-options')).toBe('nosniff');
     } finally {
       await separate.stop();
     }

@@ -15,3 +15,15 @@ export function valueOf(families: MetricFamily[], name: string, labels: Record<s
   const sample = family?.metrics.find((m) => Object.entries(labels).every(([key, value]) => m.labels?.[key] === value));
   return Number(sample?.value ?? 0);
 }
+
+/**
+ * The observation count of each series of a histogram, with its labels. The parser merges a histogram's series into
+ * one and drops their labels, so the family's TYPE line is left out and its `_count` samples are read as plain ones.
+ */
+export async function histogramCounts(url: string, name: string): Promise<{ labels: Record<string, string>; count: number }[]> {
+  const text = await (await fetch(url)).text();
+  const untyped = text.split('\n').filter((line) => line !== `# TYPE ${name} histogram`).join('\n');
+  return parsePrometheusTextFormat(untyped)
+    .filter((family) => family.name === `${name}_count`)
+    .flatMap((family) => family.metrics.map((sample) => ({ labels: sample.labels ?? {}, count: Number(sample.value) })));
+}

@@ -17,8 +17,8 @@ export interface ReceivedDelivery {
   answered: number;
 }
 
-/** How an endpoint answers the n-th request (1-based) it gets for one webhook-id: a status, or never. */
-export type Answer = (delivery: ReceivedDelivery, nthForId: number) => number | 'hang';
+/** How an endpoint answers the n-th request (1-based) it gets for one webhook-id: a status, later (a promise), or never. */
+export type Answer = (delivery: ReceivedDelivery, nthForId: number) => number | Promise<number> | 'hang';
 
 export interface Receiver {
   /** http://127.0.0.1:<port>: a real merchant endpoint on loopback. */
@@ -84,7 +84,7 @@ export async function startReceiver(): Promise<Receiver> {
     };
     deliveries.push(delivery);
     const nth = deliveries.filter((d) => d.path === path && d.id === delivery.id).length;
-    const answer = (endpoint?.answer ?? (() => 200))(delivery, nth);
+    const answer = await (endpoint?.answer ?? (() => 200))(delivery, nth);
     if (answer === 'hang') return; // never answers; closed when the receiver closes
     delivery.answered = answer;
     res.statusCode = answer;

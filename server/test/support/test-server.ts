@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createMerchant } from '../../src/app/merchants.js';
 import { loadConfig } from '../../src/config.js';
 import type { PayoutAccount } from '../../src/domain/payout-account.js';
@@ -61,10 +61,13 @@ export interface TestServerOptions {
   validateResponses?: boolean;
   /** False: no payout rail or bank reconciliation running beside the requests. */
   backgroundJobs?: boolean;
+  /** The server's logger (a test that reads the log lines passes one writing to a stream of its own). */
+  logger?: Logger;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  // A test that names its own DATABASE_URL (servers it made) needs no database on the shared one.
+  const postgres = process.env.DATABASE_URL && !options.env?.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -72,10 +75,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     WEBHOOK_DISPATCHER: 'off',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '0', // tests send bursts; the rate limit's own tests turn it on
+    AUTH_FAILURE_LIMIT_PER_SECOND: '0', // likewise for failed authentications
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });
-  const running = await startServer(config, { clock: options.clock, bank: options.bank, validateResponses: options.validateResponses ?? true, backgroundJobs: options.backgroundJobs, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const running = await startServer(config, { clock: options.clock, bank: options.bank, validateResponses: options.validateResponses ?? true, backgroundJobs: options.backgroundJobs, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   return {
     url: running.url,
     running,

@@ -48,8 +48,8 @@ describe('DeliveryQueue', () => {
     const [again] = await queue.claimDue(later(11_000), 10, 10_000);
     expect(again).toMatchObject({ deliveryId: first?.deliveryId, attempt: 2 });
     // The dispatcher that lost its lease reports late: ignored. The current attempt's result counts.
-    expect(await queue.recordAttempt(first!, delivered(new Date()))).toBe(false);
-    expect(await queue.recordAttempt(again!, delivered(new Date()))).toBe(true);
+    expect(await queue.recordAttempt(first!, delivered(new Date()))).toBeNull();
+    expect(await queue.recordAttempt(again!, delivered(new Date()))).toMatchObject({ status: 'delivered' });
     expect((await deliveriesOf(api, webhookId))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 
@@ -69,7 +69,7 @@ describe('DeliveryQueue', () => {
     const [claimed] = await queue.claimDue(later(0), 10, 60_000);
     const retryAt = later(5_000);
     const retry: AttemptResult = { status: 'pending', lastResponseStatus: 500, lastError: 'The endpoint answered 500.', nextAttemptAt: retryAt, deliveredAt: null, disableWebhook: false };
-    expect(await queue.recordAttempt(claimed!, retry)).toBe(true);
+    expect(await queue.recordAttempt(claimed!, retry)).toEqual(retry);
     expect(await queue.nextDueAt()).toEqual(retryAt);
     expect(await queue.claimDue(later(4_000), 10, 60_000)).toEqual([]);
     expect((await deliveriesOf(api, webhookId))[0]).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 500, next_attempt_at: retryAt.toISOString() });
@@ -84,7 +84,7 @@ describe('DeliveryQueue', () => {
     expect(claimed?.webhookId).toBe(disabled.webhookId);
     const gone410: AttemptResult = { status: 'failed', lastResponseStatus: 410, lastError: 'Gone', nextAttemptAt: null, deliveredAt: null, disableWebhook: true };
     await newPayment(disabled.api); // queued before the 410 lands: retired with the webhook
-    expect(await queue.recordAttempt(claimed!, gone410)).toBe(true);
+    expect(await queue.recordAttempt(claimed!, gone410)).toEqual(gone410);
     expect(await queue.claimDue(later(0), 10, 60_000)).toEqual([]);
     expect(await queue.nextDueAt()).toBeNull();
     const listed = await deliveriesOf(disabled.api, disabled.webhookId);

@@ -31,8 +31,10 @@ const verifiesWith = (secret: string, d: ReceivedDelivery): boolean => {
 };
 const deliveryOf = (path: string, paymentId: string) =>
   eventually(() => receiver.at(path).find((d) => d.payload?.data?.payment_id === paymentId), `the delivery of ${paymentId} at ${path}`);
-const storedSecrets = (id: string) =>
-  server.running.runtime.db.knex('webhooks').where({ id }).first<{ secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }>();
+const currentSecret = async (id: string): Promise<string> => (await server.running.runtime.db.knex('webhooks').where({ id }).first<{ secret: string }>('secret')).secret;
+/** The rotated-out secrets still kept for a webhook, newest first. */
+const earlierSecrets = (id: string) =>
+  server.running.runtime.db.knex('webhook_earlier_secrets').where({ webhook_id: id }).orderBy('retired_at', 'desc').select<{ secret: string; expires_at: Date }[]>('secret', 'expires_at');
 
 describe('POST /Thai/v1/webhooks/{webhook_id}/rotate-secret', () => {
   it('receivers switch from the old secret to the new one without losing an event; after expiry only the new one signs', async () => {
@@ -71,10 +73,49 @@ describe('POST /Thai/v1/webhooks/{webhook_id}/rotate-secret', () => {
     expect(verifiesWith(newSecret, afterExpiry)).toBe(true);
     expect(verifiesWith(hook.secret, afterExpiry)).toBe(false);
     await purgeExpiredWebhookData(server.running.runtime.services);
-    expect(await storedSecrets(hook.webhookId)).toMatchObject({ secret: newSecret, previous_secret: null, previous_secret_expires_at: null });
+    expect(await currentSecret(hook.webhookId)).toBe(newSecret);
+    expect(await earlierSecrets(hook.webhookId)).toEqual([]);
 
     expect(receiver.at('/rotating').filter((d) => !d.verified)).toEqual([]);
     expect(receiver.at('/rotating')).toHaveLength(5);
+  });
+
+  it('rotating again keeps each earlier secret signing until its own expiry: three signatures, then two', async () => {
+    const api = await merchant();
+    const hook = await subscribe(api, receiver, '/rotating-twice', ['payment.pending']);
+    const second: string = (await rotate(api, hook.webhookId, { expire_previous_in_seconds: 120 })).body.secret;
+    clock.advance(10_000);
+    const third: string = (await rotate(api, hook.webhookId, { expire_previous_in_seconds: 600 })).body.secret;
+
+    const both = await deliveryOf('/rotating-twice', await newPayment(api));
+    expect(signaturesOf(both)).toHaveLength(3);
+    for (const secret of [hook.secret, second, third]) {
+      const own = signaturesOf(both).filter((signature) => verifiesWith(secret, { ...both, headers: { ...both.headers, 'webhook-signature': signature } }));
+      expect(own, secret).toHaveLength(1);
+    }
+
+    // The first secret's own window (120 s after the first rotation) ends; the second's (600 s) goes on.
+    clock.advance(111_000);
+    const afterFirst = await deliveryOf('/rotating-twice', await newPayment(api));
+    expect(signaturesOf(afterFirst)).toHaveLength(2);
+    expect(verifiesWith(hook.secret, afterFirst)).toBe(false);
+    expect(verifiesWith(second, afterFirst) && verifiesWith(third, afterFirst)).toBe(true);
+    await purgeExpiredWebhookData(server.running.runtime.services);
+    expect((await earlierSecrets(hook.webhookId)).map((s) => s.secret)).toEqual([second]);
+  });
+
+  it('a third rotation within the windows drops the oldest: never more than three signatures', async () => {
+    const api = await merchant();
+    const hook = await subscribe(api, receiver, '/rotating-thrice', ['payment.pending']);
+    const secrets = [hook.secret];
+    for (let i = 0; i < 3; i++) {
+      secrets.push((await rotate(api, hook.webhookId, { expire_previous_in_seconds: 3600 })).body.secret);
+      clock.advance(1_000);
+    }
+    const d = await deliveryOf('/rotating-thrice', await newPayment(api));
+    expect(signaturesOf(d)).toHaveLength(3);
+    expect(secrets.map((secret) => verifiesWith(secret, d))).toEqual([false, true, true, true]);
+    expect((await earlierSecrets(hook.webhookId)).map((s) => s.secret)).toEqual([secrets[2], secrets[1]]);
   });
 
   it('keeps the previous secret 24 hours by default', async () => {
@@ -82,9 +123,10 @@ describe('POST /Thai/v1/webhooks/{webhook_id}/rotate-secret', () => {
     const hook = await subscribe(api, receiver, '/default-window', ['payment.pending']);
     const rotatedAt = clock.now().getTime();
     expect((await rotate(api, hook.webhookId)).status).toBe(200);
-    const stored = await storedSecrets(hook.webhookId);
-    expect(stored?.previous_secret).toBe(hook.secret);
-    expect(stored?.previous_secret_expires_at?.getTime()).toBe(rotatedAt + 86_400_000);
+    const [stored, ...more] = await earlierSecrets(hook.webhookId);
+    expect(more).toEqual([]);
+    expect(stored?.secret).toBe(hook.secret);
+    expect(stored?.expires_at.getTime()).toBe(rotatedAt + 86_400_000);
   });
 
   it('with 0 the previous secret stops signing at once and is not kept', async () => {
@@ -96,7 +138,7 @@ describe('POST /Thai/v1/webhooks/{webhook_id}/rotate-secret', () => {
     expect(d.verified).toBe(true);
     expect(signaturesOf(d)).toHaveLength(1);
     expect(verifiesWith(hook.secret, d)).toBe(false);
-    expect((await storedSecrets(hook.webhookId))?.previous_secret).toBeNull();
+    expect(await earlierSecrets(hook.webhookId)).toEqual([]);
   });
 
   it('replays the same secret for the same Idempotency-Key, and rotates again for a new one', async () => {

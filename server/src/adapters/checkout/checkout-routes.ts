@@ -9,11 +9,19 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { Language } from './messages.js';
 import { renderCheckoutPage, renderNotFoundPage } from './page.js';
 import type { CheckoutStatusHub } from './status-hub.js';
+import { streamPlaces } from './stream-places.js';
 
 /** Where the page is served: checkout_url is {PUBLIC_BASE_URL}/Thai/pay/{qr_code_id}. */
 export const CHECKOUT_BASE = '/Thai/pay';
 
 const HEARTBEAT_MS = 25_000;
+/** Status streams one client address may hold open at once (beyond: 429). */
+export const MAX_STREAMS_PER_ADDRESS = 20;
+
+export interface CheckoutOptions {
+  /** A status stream ends after this long even if the payment is still pending (the page's EventSource reconnects). */
+  streamLifetimeMs: number;
+}
 const assetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
 const fontDir = dirname(createRequire(import.meta.url).resolve('@fontsource/noto-sans-thai/package.json'));
 
@@ -45,12 +53,16 @@ function languageOf(req: Request): Language {
   return req.acceptsLanguages('th', 'en') === 'en' ? 'en' : 'th';
 }
 
-const statusBody = (state: CheckoutState) => ({ status: state.status, expires_at: state.expiresAt.toISOString() });
+const statusBody = (state: CheckoutState) => ({
+  status: state.status,
+  expires_at: state.expiresAt.toISOString(),
+  ...(state.unmatchedAmounts.length > 0 ? { unmatched_amounts: state.unmatchedAmounts } : {}),
+});
 
 const isUnknown = (error: unknown): boolean => error instanceof DomainError && error.code === 'qr_code_not_found';
 
 /** The customer's side: the checkout page, its status (polled) and its status stream (server-sent events). */
-export function checkoutRoutes(s: Services, hub: CheckoutStatusHub): Router {
+export function checkoutRoutes(s: Services, hub: CheckoutStatusHub, options: CheckoutOptions): Router {
   const router = Router();
   router.use(strictHeaders);
   router.use('/assets/fonts', express.static(fontDir, { index: false, maxAge: '7d' }));
@@ -76,10 +88,12 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub): Router {
   });
 
   const streams = new Set<Response>();
+  const places = streamPlaces(MAX_STREAMS_PER_ADDRESS);
   let heartbeat: NodeJS.Timeout | undefined;
   router.get('/:qr_code_id/events', async (req, res) => {
     const id = String(req.params.qr_code_id);
     if (!plausibleId(id)) throw notFound('qr_code_not_found', id);
+    const release = places.take(req.socket.remoteAddress ?? '', (seconds) => res.setHeader('Retry-After', String(seconds)));
     let open = false;
     let last = '';
     const send = (state: CheckoutState) => {
@@ -90,17 +104,24 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub): Router {
       if (state.status !== 'pending') end(); // the page closes its EventSource on a final status
     };
     // Watch first, then read: a change committed in between is not missed.
-    const unwatch = await hub.watch(id, send);
+    const unwatch = await hub.watch(id, send).catch((error: unknown) => {
+      release();
+      throw error;
+    });
     const state = await retrieveCheckoutState(s, id).catch((error: unknown) => {
       unwatch();
+      release();
       throw error;
     });
     const stopOnClose = hub.endOnClose(() => end());
+    const lifetime = setTimeout(() => end(), options.streamLifetimeMs).unref();
     function end() {
       if (!open) return;
       open = false;
+      clearTimeout(lifetime);
       unwatch();
       stopOnClose();
+      release();
       streams.delete(res);
       if (streams.size === 0) clearInterval(heartbeat);
       res.end();

@@ -20,9 +20,20 @@ const remaining = (expiresAt: Date, now: Date): string => {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 };
 
+/** Money that does not fit is named whatever the status, so the customer never reads "waiting for payment" after paying. */
+const unmatchedText = (lang: Language, amounts: readonly number[]): string => messages[lang].unmatched.replace('{amount}', amounts.map(formatBaht).join(' + '));
+
+function statusTextOf(checkout: Checkout, lang: Language): string {
+  const t = messages[lang];
+  const unmatched = checkout.unmatchedAmounts.length > 0 ? unmatchedText(lang, checkout.unmatchedAmounts) : null;
+  if (checkout.status !== 'succeeded') return unmatched ?? t[checkout.status];
+  return [t.succeeded, unmatched, checkout.returnTo ? t.redirecting : null].filter(Boolean).join(' ');
+}
+
 /** The whole page, server-rendered: merchant, amount, reference and status are there before any script runs. */
 export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date): string {
   const t = messages[lang];
+  const unmatched = checkout.unmatchedAmounts.length > 0;
   return Mustache.render(pageTemplate, {
     lang,
     otherLang: lang === 'th' ? 'en' : 'th',
@@ -32,8 +43,11 @@ export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date
     amount: formatBaht(checkout.amount),
     reference: checkout.reference,
     status: checkout.status,
-    statusText: checkout.status === 'succeeded' && checkout.returnTo ? `${t.succeeded} ${t.redirecting}` : t[checkout.status],
+    statusClass: unmatched ? 'unmatched' : checkout.status,
+    statusText: statusTextOf(checkout, lang),
     pending: checkout.status === 'pending',
+    showQr: checkout.status === 'pending' && !unmatched,
+    unmatchedAmounts: checkout.unmatchedAmounts.join(','),
     succeeded: checkout.status === 'succeeded',
     redirectNow: checkout.status === 'succeeded' && checkout.returnTo !== null,
     returnTo: checkout.returnTo,

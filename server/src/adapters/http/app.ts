@@ -6,9 +6,11 @@ import { DomainError } from '../../domain/errors.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
 import { accessLog } from './access-log.js';
 import { requireApiKey } from './auth.js';
+import { contractMethods } from './contract-methods.js';
 import { invalidJson, jsonBody } from './json-body.js';
 import { answerError, sendError, serviceUnavailable } from './errors.js';
-import { rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
+import { failedAuthenticationLimit, rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
+import { everyResponse, merchantApiResponse } from './response-headers.js';
 import { metricsEndpoint, observeRequests, type HttpMetrics } from './request-metrics.js';
 import { requestId } from './request-context.js';
 import { balanceRoutes } from './routes/balance-routes.js';
@@ -33,11 +35,15 @@ export interface AppDeps {
   validateResponses?: boolean;
   /** The secret path segment of the bank's confirmation callback (BANK=scb); null: no bank connection. */
   bankCallbackToken?: string | null;
-  /** Readiness: can the service reach its database? */
-  isReady: () => Promise<boolean>;
+  /** Resolves when the database takes writes, with the host that does (null: the embedded database); rejects otherwise. */
+  readiness: () => Promise<{ primary: string | null }>;
   keyUsage: KeyUsage;
   /** Per merchant on the API, per client address on public pages; 0: no limit. */
   rateLimitPerSecond: number;
+  /** Failed authentications on the API per client address; 0: no limit. */
+  authFailureLimitPerSecond: number;
+  /** How long a request body may take to arrive once reading starts (then 408, connection closed). */
+  requestBodyTimeoutMs: number;
   /** Requests are counted and timed when metrics are kept. */
   metrics?: HttpMetrics | null;
   /** False: every request goes through Express (HOT_ROUTES=off); see ./hot-routes.ts. */
@@ -59,7 +65,12 @@ function fromBodyParserError(error: unknown): DomainError | null {
   return null;
 }
 
-/** The HTTP service: the hot routes (./hot-routes.ts) in front of the Express app that serves everything. */
+/**
+ * The HTTP service: the hot routes (./hot-routes.ts) in front of the Express app that serves everything. Steps both
+ * lanes take are defined once and used by each: the headers of every answer (./response-headers.ts), the API key check
+ * and the limits before any body is read (./auth.ts, ./rate-limit.ts), the body's deadline (./body-deadline.ts), the
+ * access log (./access-log.ts), the metrics (./request-metrics.ts) and the error envelope (./errors.ts).
+ */
 export function createApp(deps: AppDeps): RequestListener {
   const { services: s, logger } = deps;
   const app = express();
@@ -78,24 +89,31 @@ export function createApp(deps: AppDeps): RequestListener {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    if (await deps.isReady().catch(() => false)) res.json({ status: 'ready' });
-    else sendError(res, serviceUnavailable());
+    const ready = await deps.readiness().catch(() => null);
+    if (!ready) return sendError(res, serviceUnavailable());
+    res.json(ready.primary === null ? { status: 'ready' } : { status: 'ready', primary: ready.primary });
   });
+  app.use(contractMethods());
 
   // Public pages (the QR image, the checkout page) share one bucket per client address; their static assets are free.
   const perAddress = rateLimitPerAddress(s.clock, deps.rateLimitPerSecond);
   if (deps.pages) app.use(deps.pages.basePath, (req, res, next) => (req.path.startsWith('/assets/') ? next() : perAddress(req, res, next)), deps.pages.router);
   app.use(docsRoutes());
-  app.use(jsonBody());
+  const body = jsonBody(deps.requestBodyTimeoutMs);
   app.get(`${QR_IMAGE_BASE}/:qr_code_id/image`, perAddress);
   app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
-  app.use(BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes(s, deps.bankCallbackToken ?? null));
-  // The API under each base path: authenticated, rate limited per merchant, validated against the contract's paths served there, routed.
-  const authenticated = requireApiKey(s, deps.keyUsage);
+  app.use(BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes(s, deps.bankCallbackToken ?? null, body));
+  // The API under each base path: no-store, authenticated and rate limited per merchant before the body is read, then
+  // validated against the contract's paths served there, routed.
+  const authenticated = requireApiKey(s, deps.keyUsage, failedAuthenticationLimit(s.clock, deps.authFailureLimitPerSecond));
   const perMerchant = rateLimitPerMerchant(s.clock, deps.rateLimitPerSecond);
+  const apiHeaders: RequestHandler = (_req, res, next) => {
+    merchantApiResponse(res);
+    next();
+  };
   const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s), balanceRoutes(s)];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
-    app.use(basePath, Router().use(authenticated.middleware, perMerchant.middleware, validator, ...routes));
+    app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, body, validator, ...routes));
   }
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
@@ -106,7 +124,11 @@ export function createApp(deps: AppDeps): RequestListener {
     answerError(res, error, logger, (e) => fromValidatorError(e) ?? fromBodyParserError(e));
   };
   app.use(errorEnvelope);
-  const hot = { services: s, logger, apiKeys: authenticated, perMerchant, keyUsage: deps.keyUsage, metrics: deps.metrics };
+  const hot = { services: s, logger, apiKeys: authenticated, perMerchant, keyUsage: deps.keyUsage, metrics: deps.metrics, requestBodyTimeoutMs: deps.requestBodyTimeoutMs };
   const handlers = { createQrCode: (send: SendWire) => createQrCodeRoute(s, deps.publicBaseUrl, send), retrievePayment: retrievePaymentBody(s) };
-  return deps.hotRoutes === false ? app : withHotRoutes({ ...hot, ...handlers, validateResponses: deps.validateResponses ?? false }, app);
+  const lanes = deps.hotRoutes === false ? app : withHotRoutes({ ...hot, ...handlers, validateResponses: deps.validateResponses ?? false }, app);
+  return (req, res) => {
+    everyResponse(res);
+    lanes(req, res);
+  };
 }

@@ -5,6 +5,7 @@ import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Merchant } from '../../domain/merchant.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
+import { clientAddress, type RateLimiter } from './rate-limit.js';
 
 const BEARER = /^Bearer (sk_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
 
@@ -29,8 +30,12 @@ export interface ApiKeyCheck {
  * `Authorization: Bearer sk_test_...`: a missing, malformed, unknown, expired or revoked key gets the same 401. A key
  * found is remembered (by hash, never the key itself) for KEY_RECHECK_MS, so a busy merchant costs one lookup per
  * instance and per 0.8 s, not one per request; concurrent requests share that lookup. Expiry is checked on every request.
+ *
+ * Each failure takes a token from its client address's bucket in `failures`; an address with none left gets 429 for
+ * any key not already known, without a lookup, so guessing keys (and the lookups it costs) is bounded per address.
+ * It runs before the body is read: a request without a valid key is answered whatever its body.
  */
-export function requireApiKey(s: Services, usage: KeyUsage): ApiKeyCheck {
+export function requireApiKey(s: Services, usage: KeyUsage, failures: RateLimiter): ApiKeyCheck {
   const known = new LRUCache<string, KnownKey>({ max: 10_000 });
   const lookingUp = new Map<string, Promise<KnownKey | null>>();
   const lookUp = (hash: string, apiKey: string, now: number): Promise<KnownKey | null> => {
@@ -56,12 +61,17 @@ export function requireApiKey(s: Services, usage: KeyUsage): ApiKeyCheck {
     const apiKey = apiKeyOf(req.get('authorization'));
     const now = s.clock.now();
     const nowMs = now.getTime();
-    let key: KnownKey | null = null;
-    if (apiKey) {
-      const hash = s.apiKeys.hash(apiKey);
-      key = fresh(known.get(hash), nowMs) ?? (await lookUp(hash, apiKey, nowMs));
+    const hash = apiKey && s.apiKeys.hash(apiKey);
+    let key = hash ? fresh(known.get(hash), nowMs) : undefined;
+    if (!key) {
+      const blocked = failures.peek(clientAddress(req), nowMs);
+      if (blocked && !blocked.allowed) failures.refuse(res, blocked);
+      if (hash && apiKey) key = (await lookUp(hash, apiKey, nowMs)) ?? undefined;
     }
     if (!key || key.expiresAt <= nowMs) {
+      const decision = failures.take(clientAddress(req), nowMs);
+      if (decision && !decision.allowed) failures.refuse(res, decision);
+      if (decision) failures.announce(res, decision);
       res.setHeader('WWW-Authenticate', 'Bearer');
       throw new DomainError('authentication_failed', "Send your secret API key as 'Authorization: Bearer sk_test_...' (or sk_live_...).");
     }

@@ -29,10 +29,12 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   idempotency_key_in_use: [409, 'idempotency_error'],
   qr_code_expired: [410, 'not_found'],
   payload_too_large: [413, 'validation_error'],
+  request_timeout: [408, 'api_error'],
   rate_limit_exceeded: [429, 'rate_limit_error'],
   invalid_amount: [422, 'validation_error'],
   invalid_currency: [422, 'validation_error'],
   invalid_url: [422, 'validation_error'],
+  webhook_limit_reached: [422, 'validation_error'],
   payment_not_pending: [422, 'validation_error'],
   payment_not_refundable: [422, 'validation_error'],
   internal_error: [500, 'api_error'],
@@ -84,11 +86,14 @@ export function answerError(res: Answer, error: unknown, logger: Logger, known: 
 
 export const jsonResponse = (status: number, body: unknown): WireResponse => ({ status, body: JSON.stringify(body) });
 
-/** Failures that mean the database is out of reach: the client should retry later, the process lives on. */
+/**
+ * Failures that mean the database is out of reach, or its host no longer takes writes (25006 read_only_sql_transaction:
+ * a primary demoted in place, or one not yet confirmed after a failover): the client should retry later, the process lives on.
+ */
 export function isDatabaseOutage(error: unknown): boolean {
   const e = error as { code?: string; message?: string; name?: string } | null;
   if (!e) return false;
-  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300'];
+  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300', '25006'];
   return (
     (e.code !== undefined && codes.includes(e.code)) ||
     e.name === 'KnexTimeoutError' ||

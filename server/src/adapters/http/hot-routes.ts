@@ -4,12 +4,15 @@ import type { Services } from '../../app/services.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
 import type { ApiKeyCheck } from './auth.js';
 import { logAnswer } from './access-log.js';
+import { startBodyDeadline } from './body-deadline.js';
 import { contractAnswerValidator, contractBodyValidator, operationBasePaths } from './contract-schemas.js';
 import { answerError, jsonResponse, sendWire, type Answer, type WireResponse } from './errors.js';
 import type { MutationRequest, SendWire } from './idempotency.js';
 import { MAX_BODY_BYTES, parseJsonText, PRE_READ } from './json-body.js';
-import type { RateLimiter } from './rate-limit.js';
+import { COUNTED, type RateLimiter } from './rate-limit.js';
 import { observeAnswer, type HttpMetrics } from './request-metrics.js';
+import { merchantApiResponse } from './response-headers.js';
+import type { RateDecision } from '../../domain/token-bucket.js';
 import type { Merchant } from '../../domain/merchant.js';
 
 /** Express itself: where every request the hot routes do not take goes, untouched. */
@@ -27,6 +30,8 @@ export interface HotRouteDeps {
   retrievePayment: (merchant: Merchant, paymentId: string) => Promise<unknown>;
   /** Check every answer against the contract; a mismatch becomes a 500 (tests), as the contract validator does for Express. */
   validateResponses: boolean;
+  /** How long a body may take to arrive once reading starts, as for Express (./json-body.ts). */
+  requestBodyTimeoutMs: number;
 }
 
 /** Ids as the service mints them: anything else (escapes, odd characters) takes the general route. */
@@ -40,9 +45,10 @@ const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8
  *
  * A request takes this lane only in the plain case: the exact path, no query string, an API key checked within the
  * last KEY_RECHECK_MS and unexpired, a token left in its merchant's bucket, and for the POST a JSON body of a declared
- * length that the contract's own schema accepts. Anything else goes on to Express as it came (a body already read goes
- * with it), and Express answers as it always has, errors included. The lane runs the same handlers, the same
- * Request-Id, RateLimit, access log and metrics, and the same error envelope.
+ * length that the contract's own schema accepts. The key and the token are settled before the body is read, and the
+ * body must arrive in time (./body-deadline.ts). Anything else goes on to Express as it came (a body already read goes
+ * with it, and the token it was counted with), and Express answers as it always has, errors included. The lane runs
+ * the same handlers, the same Request-Id, headers, RateLimit, access log and metrics, and the same error envelope.
  *
  * Returns a request listener: the lane first, then `passOn`.
  */
@@ -68,6 +74,7 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
     const requestId = s.ids.next('request');
     answer.locals = { requestId, merchant };
     res.setHeader('Request-Id', requestId);
+    merchantApiResponse(res);
     if (logger.isLevelEnabled('info')) logAnswer(logger, req.method!, req.url!, answer);
     if (deps.metrics) observeAnswer(deps.metrics, req.method!, route, res);
     deps.keyUsage.touch(keyId, now);
@@ -107,23 +114,30 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
       (key === undefined || (typeof key === 'string' && key.length >= 1 && key.length <= 255));
     if (!plain) return false;
     const now = s.clock.now();
-    const known = deps.apiKeys.recent(req.headers.authorization, now.getTime());
-    if (!known) return false;
+    const entry = admitted(req, now);
+    if (!entry) return false;
+    const answer = (): Answer => {
+      const taken = take(req, res, route, entry.key.merchant, entry.key.keyId, now);
+      if (entry.decision) deps.perMerchant.announce(res, entry.decision);
+      return taken;
+    };
 
+    const deadline = startBodyDeadline(req, res, deps.requestBodyTimeoutMs, (error) => answerError(answer(), error, logger));
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
+      deadline.stop();
+      if (deadline.passed()) return;
       const text = Buffer.concat(chunks).toString('utf8');
       const parsed = parseJsonText(text);
-      const entry = 'body' in parsed && qrBodyAccepted(parsed.body) ? admitted(req, s.clock.now(), known) : null;
-      if (!entry || !('body' in parsed)) {
-        (req as IncomingMessage & { [PRE_READ]?: string })[PRE_READ] = text;
+      if (!('body' in parsed) || !qrBodyAccepted(parsed.body)) {
+        const passed = req as IncomingMessage & { [PRE_READ]?: string; [COUNTED]?: RateDecision };
+        passed[PRE_READ] = text;
+        if (entry.decision) passed[COUNTED] = entry.decision;
         deps.metrics?.countHotRoute('passed_on');
         return passOn(req, res);
       }
-      const answer = take(req, res, route, entry.key.merchant, entry.key.keyId, now);
-      if (entry.decision) deps.perMerchant.announce(res, entry.decision);
-      createQrCode({ headers: req.headers, body: parsed.body, params: {} }, answer).catch((error: unknown) => answerError(answer, error, logger));
+      createQrCode({ headers: req.headers, body: parsed.body, params: {} }, answer()).catch((error: unknown) => answerError(res as Answer, error, logger));
     });
     return true;
   };

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
+import { startBodyDeadline } from './body-deadline.js';
 
 const MAX_JSON_DEPTH = 32;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -53,8 +54,11 @@ export function parseJsonText(text: string): { body: unknown } | { error: Domain
 export const PRE_READ = Symbol('pre-read body');
 type PreRead = Request & { [PRE_READ]?: string };
 
-/** JSON bodies up to 1 MiB, objects or arrays only, storable as they are. One middleware: parse, then check. */
-export function jsonBody() {
+/**
+ * JSON bodies up to 1 MiB, objects or arrays only, storable as they are, arriving within `timeoutMs` (else 408). One
+ * middleware: read and parse, then check.
+ */
+export function jsonBody(timeoutMs: number) {
   const parse = express.json({ limit: MAX_BODY_BYTES, strict: true });
   return (req: Request, res: Response, next: NextFunction) => {
     const preRead = (req as PreRead)[PRE_READ];
@@ -64,7 +68,10 @@ export function jsonBody() {
       req.body = parsed.body;
       return next();
     }
+    const deadline = startBodyDeadline(req, res, timeoutMs, next);
     parse(req, res, (error?: unknown) => {
+      deadline.stop();
+      if (deadline.passed()) return; // answered already; this is the reader giving up on the closed connection
       if (error) return next(error);
       const flaw = flawOf(req.body);
       next(flaw ? new DomainError('invalid_request', flaw) : undefined);

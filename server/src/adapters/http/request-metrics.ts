@@ -11,8 +11,25 @@ export interface HttpMetrics {
   serveOnApiPort: boolean;
 }
 
-/** The route's pattern (`/Thai/v1/payments/:payment_id`), so that ids never become series; `unmatched` before routing. */
-const routeOf = (req: Request): string => (req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : 'unmatched');
+/**
+ * The route's pattern (`/Thai/v1/payments/:payment_id`), so that ids never become series; `unmatched` before routing.
+ * The base path a router is mounted at is only on the request while it routes (an error answered after it is gone),
+ * so it is read when routing names the route.
+ */
+function routeOf(req: Request): () => string {
+  let route: { path: string } | undefined;
+  let base = '';
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set(value: { path: string }) {
+      route = value;
+      base = req.baseUrl;
+    },
+  });
+  return () => (route ? `${base}${route.path}` : 'unmatched');
+}
 
 /** Times one request to its answer; the route is read when the answer has gone out (routing names it). */
 export function observeAnswer(metrics: HttpMetrics, method: string, route: string | (() => string), res: ServerResponse): void {
@@ -23,7 +40,7 @@ export function observeAnswer(metrics: HttpMetrics, method: string, route: strin
 /** Times every request to its answer. */
 export function observeRequests(metrics: HttpMetrics): RequestHandler {
   return (req, res, next) => {
-    observeAnswer(metrics, req.method, () => routeOf(req), res);
+    observeAnswer(metrics, req.method, routeOf(req), res);
     next();
   };
 }

@@ -35,9 +35,15 @@ let contract: Spec | undefined;
 /** The contract, parsed once per process; shared, so never modified (clone it first). */
 export const loadContract = (): Spec => (contract ??= parse(readFileSync(contractPath, 'utf8')) as Spec);
 
+/** HEAD is served wherever GET is (./contract-methods.ts): the validator checks it as the GET it stands for. */
+function withHead(spec: Spec): Spec {
+  const paths = Object.fromEntries(Object.entries(spec.paths).map(([path, item]) => [path, item.get && !item.head ? { ...item, head: item.get } : item]));
+  return { ...spec, paths };
+}
+
 const validatorOf = (spec: Spec, options: { validateResponses: boolean }): RequestHandler[] =>
   OpenApiValidator.middleware({
-    apiSpec: structuredClone(spec) as never, // it annotates the spec it is given
+    apiSpec: structuredClone(withHead(spec)) as never, // it annotates the spec it is given
     useRequestUrl: true, // the path below the base path it is mounted at
     // Bodies are never coerced ("150000" is not an amount); query and path parameters always are.
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },

@@ -55,9 +55,9 @@ export function countingUnitOfWork(uow: UnitOfWork, metrics: OperationalMetrics)
 export function countingDeliveryQueue(queue: DeliveryQueue, metrics: OperationalMetrics): DeliveryQueue {
   return {
     ...queue,
-    async recordAttempt(delivery, result) {
-      const recorded = await queue.recordAttempt(delivery, result);
-      if (recorded) metrics.webhookAttempt(result.status);
+    async recordAttempt(delivery, result, redelivery) {
+      const recorded = await queue.recordAttempt(delivery, result, redelivery);
+      if (recorded) metrics.webhookAttempt(recorded.status);
       return recorded;
     },
   };

@@ -4,6 +4,7 @@ import type { PrometheusMetrics } from './prometheus.js';
 /** METRICS_PORT: /metrics alone on a port of its own, so it can stay off the public side. */
 export async function startMetricsServer(metrics: PrometheusMetrics, port: number, host: string): Promise<{ url: string; stop(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff'); // as on every answer of the API port
     if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://metrics').pathname !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
       return;

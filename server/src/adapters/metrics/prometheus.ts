@@ -29,8 +29,8 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
   const requests = new Counter({ name: 'pqr_http_requests_total', help: 'HTTP requests by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const latency = new Histogram({
     name: 'pqr_http_request_duration_seconds',
-    help: 'Time to answer HTTP requests, by method and route pattern.',
-    labelNames: ['method', 'route'],
+    help: 'Time to answer HTTP requests, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
@@ -89,7 +89,7 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
     registry,
     observeRequest(method, route, status, seconds) {
       requests.inc({ method, route, status });
-      latency.observe({ method, route }, seconds);
+      latency.observe({ method, route, status }, seconds);
     },
     countHotRoute: (outcome) => hotRoutes.inc({ outcome }),
     paymentCreated: (method) => paymentsCreated.inc({ method }),

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { databaseHosts } from './hosts.js';
 import { migrateToLatest } from './migrations.js';
+import { multiHostClient, type MultiHostClient } from './multi-host-client.js';
 
 // COUNT(*) is bigint; every count we read fits in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -13,27 +15,63 @@ export type DatabaseTarget =
 export interface Database {
   knex: Knex;
   kind: DatabaseTarget['kind'];
+  /** The host taking writes now (`host:port`), asked on a pooled connection; null for the embedded database. Rejects when none does. */
+  writableHost(): Promise<string | null>;
   close(): Promise<void>;
 }
 
 /** Opens PostgreSQL through `pg`, or the embedded PGlite, and brings the schema up to date. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const knex =
-    target.kind === 'postgres'
-      ? knexFactory({
-          client: 'pg',
-          connection: target.url,
-          pool: { min: 0, max: target.poolSize ?? 10 },
-          acquireConnectionTimeout: 5_000,
-        })
-      : knexFactory({
-          // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite in memory.
-          client: (await import('knex-pglite')).default,
-          dialect: 'postgres',
-          connection: target.dataDir ? { filename: ensureDir(target.dataDir) } : {},
-        } as Knex.Config);
-  await migrateToLatest(knex);
-  return { knex, kind: target.kind, close: () => knex.destroy() };
+  const database = target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : await openEmbedded(target.dataDir);
+  await migrateToLatest(database.knex);
+  return database;
+}
+
+/** One host: knex's own client, as ever. Several: a client that finds the one accepting writes (./multi-host-client.ts). */
+function openPostgres(url: string, poolSize: number): Database {
+  const hosts = databaseHosts(url);
+  const knex = knexFactory({
+    client: hosts.length > 1 ? multiHostClient(hosts) : 'pg',
+    connection: hosts.length > 1 ? {} : url,
+    pool: { min: 0, max: poolSize },
+    acquireConnectionTimeout: 5_000,
+  });
+  return {
+    knex,
+    kind: 'postgres',
+    writableHost: async () => {
+      const connection = (await knex.client.acquireConnection()) as pg.Client & { __knex__disposed?: unknown };
+      try {
+        const { rows } = await connection.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
+        if (rows[0]?.transaction_read_only !== 'off') {
+          connection.__knex__disposed = 'the host turned read-only'; // the next acquire looks again
+          throw Object.assign(new Error('The database host no longer accepts writes.'), { code: '25006' });
+        }
+        return hosts.length > 1 ? (knex.client as unknown as MultiHostClient).primaryOf(connection) : hosts[0]!.label;
+      } finally {
+        await knex.client.releaseConnection(connection);
+      }
+    },
+    close: () => knex.destroy(),
+  };
+}
+
+async function openEmbedded(dataDir: string | null): Promise<Database> {
+  const knex = knexFactory({
+    // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite in memory.
+    client: (await import('knex-pglite')).default,
+    dialect: 'postgres',
+    connection: dataDir ? { filename: ensureDir(dataDir) } : {},
+  } as Knex.Config);
+  return {
+    knex,
+    kind: 'embedded',
+    writableHost: async () => {
+      await knex.raw('select 1');
+      return null;
+    },
+    close: () => knex.destroy(),
+  };
 }
 
 function ensureDir(dir: string): string {

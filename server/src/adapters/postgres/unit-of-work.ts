@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
-import { bankCheckQueue, bankTransactionRepository } from './repositories/bank.js';
+import { bankCheckQueue, bankReturnQueue, bankTransactionRepository } from './repositories/bank.js';
 import { apiKeyRepository } from './repositories/api-keys.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventLog } from './repositories/event-log.js';
@@ -35,6 +35,7 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   refundPayouts: refundPayoutRepository(db),
   bankTransactions: bankTransactionRepository(db),
   bankChecks: bankCheckQueue(db, insert),
+  bankReturns: bankReturnQueue(db),
 });
 
 const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
@@ -47,7 +48,7 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     payments: {
       ...repos.payments,
       update: notHeld('payments.update'),
-      lockOverduePending: notHeld('payments.lockOverduePending'),
+      lockOverdueTestPayments: notHeld('payments.lockOverdueTestPayments'),
       findById: (merchantId, id, options) => (options?.lock ? notHeld('a locking payments.findById')() : repos.payments.findById(merchantId, id)),
     },
     transactions: {
@@ -57,10 +58,12 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     },
     webhooks: {
       ...repos.webhooks,
+      countForRegistration: notHeld('webhooks.countForRegistration'),
       delete: notHeld('webhooks.delete'),
       disable: notHeld('webhooks.disable'),
       update: notHeld('webhooks.update'),
-      rotateSecret: notHeld('webhooks.rotateSecret'),
+      secretsForRotation: notHeld('webhooks.secretsForRotation'),
+      replaceSecrets: notHeld('webhooks.replaceSecrets'),
       forgetExpiredSecrets: notHeld('webhooks.forgetExpiredSecrets'),
     },
     deliveries: { ...repos.deliveries, queueTest: notHeld('deliveries.queueTest'), redeliver: notHeld('deliveries.redeliver') },
@@ -68,7 +71,13 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
     // Ledger writes go with locks and updates: always in a transaction.
     balances: { ...repos.balances, lock: notHeld('balances.lock'), adjust: notHeld('balances.adjust'), append: notHeld('balances.append') },
-    bankTransactions: { ...repos.bankTransactions, record: notHeld('bankTransactions.record') },
+    bankTransactions: {
+      ...repos.bankTransactions,
+      record: notHeld('bankTransactions.record'),
+      lockUnmatched: notHeld('bankTransactions.lockUnmatched'),
+      setResolution: notHeld('bankTransactions.setResolution'),
+    },
+    bankReturns: { lockUnexported: notHeld('bankReturns.lockUnexported'), markExported: notHeld('bankReturns.markExported') },
     bankChecks: { ...repos.bankChecks, claimDue: notHeld('bankChecks.claimDue') },
   };
 }

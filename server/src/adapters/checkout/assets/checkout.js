@@ -11,6 +11,7 @@
   var returnTo = page.getAttribute('data-return-to');
   var expiresAt = Date.parse(page.getAttribute('data-expires-at'));
   var shown = page.getAttribute('data-status');
+  var unmatched = (page.getAttribute('data-unmatched-amounts') || '').split(',').filter(Boolean).map(Number);
   var REDIRECT_MS = 3000;
   var POLL_MS = 3000;
   var source = null;
@@ -20,15 +21,31 @@
     return status !== 'pending';
   }
 
-  function show(status) {
-    if (status === shown) return;
+  function baht(satang) {
+    var cents = satang % 100;
+    return '\u0e3f' + Math.floor(satang / 100).toLocaleString('en-US') + '.' + (cents < 10 ? '0' : '') + cents;
+  }
+
+  // Money the bank reported that does not fit: named in place of "waiting", and beside "paid".
+  function statusText(status) {
+    var text = statusBox.getAttribute('data-' + status);
+    if (unmatched.length === 0) return text;
+    var notice = statusBox.getAttribute('data-unmatched').replace('{amount}', unmatched.map(baht).join(' + '));
+    return status === 'succeeded' ? text + ' ' + notice : notice;
+  }
+
+  function show(status, amounts) {
+    var changedStatus = status !== shown;
+    var changedAmounts = amounts !== undefined && amounts.join(',') !== unmatched.join(',');
+    if (!changedStatus && !changedAmounts) return;
     shown = status;
+    if (amounts !== undefined) unmatched = amounts;
     page.setAttribute('data-status', status);
-    statusBox.className = 'status status-' + status;
-    statusBox.textContent = statusBox.getAttribute('data-' + status);
-    qr.hidden = status !== 'pending';
-    if (status === 'succeeded' && returnTo) {
-      statusBox.textContent += ' ' + statusBox.getAttribute('data-redirecting');
+    statusBox.className = 'status status-' + (unmatched.length > 0 ? 'unmatched' : status);
+    statusBox.textContent = statusText(status);
+    qr.hidden = status !== 'pending' || unmatched.length > 0;
+    if (status === 'succeeded' && returnTo) statusBox.textContent += ' ' + statusBox.getAttribute('data-redirecting');
+    if (changedStatus && status === 'succeeded' && returnTo) {
       if (continueLink) continueLink.hidden = false;
       setTimeout(function () { window.location.assign(returnTo); }, REDIRECT_MS);
     }
@@ -43,7 +60,7 @@
   function poll() {
     fetch(page.getAttribute('data-status-url'), { headers: { accept: 'application/json' }, cache: 'no-store' })
       .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (body) { if (body) show(body.status); })
+      .then(function (body) { if (body) show(body.status, body.unmatched_amounts || []); })
       .catch(function () { /* try again at the next tick */ })
       .then(function () { if (!finished(shown)) pollTimer = setTimeout(poll, POLL_MS); });
   }
@@ -54,7 +71,7 @@
     source = new EventSource(page.getAttribute('data-events-url'));
     source.addEventListener('status', function (event) {
       var state = JSON.parse(event.data);
-      show(state.status);
+      show(state.status, state.unmatched_amounts || []);
       if (finished(state.status)) stop();
     });
     source.onerror = function () {

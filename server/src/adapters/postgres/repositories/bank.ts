@@ -1,5 +1,6 @@
-import type { UnmatchedBankTransaction, UnmatchedReason } from '../../../domain/bank-transaction.js';
-import type { BankCheck, BankCheckQueue, BankTransactionRepository } from '../../../ports/repositories.js';
+import type { ReturnStatus, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../../../domain/bank-transaction.js';
+import type { BankCheck, BankCheckQueue, BankReturnQueue, BankTransactionRepository } from '../../../ports/repositories.js';
+import type { Knex } from 'knex';
 import { insertNow, type Db, type Insert } from './query.js';
 
 interface UnmatchedRow {
@@ -11,6 +12,18 @@ interface UnmatchedRow {
   payment_id: string | null;
   paid_at: Date;
   recorded_at: Date;
+  payer_name: string | null;
+  payer_account: string | null;
+  sending_bank_code: string | null;
+  resolution: 'returned' | 'resolved' | null;
+  resolution_note: string | null;
+  resolved_at: Date | null;
+  return_amount: string | number | null;
+  return_bank_code: string | null;
+  return_account_number: string | null;
+  return_account_name: string | null;
+  return_status: ReturnStatus | null;
+  return_exported_at: Date | null;
 }
 
 interface SettlingRow {
@@ -24,6 +37,51 @@ interface SettlingRow {
   payer_account: string | null;
   sending_bank_code: string | null;
 }
+
+function resolutionOf(r: UnmatchedRow): UnmatchedResolution | null {
+  if (r.resolution === 'resolved') return { kind: 'resolved', note: r.resolution_note ?? '', at: r.resolved_at! };
+  if (r.resolution !== 'returned') return null;
+  return {
+    kind: 'returned',
+    destination: { bankCode: r.return_bank_code!, accountNumber: r.return_account_number!, accountName: r.return_account_name ?? '' },
+    amount: Number(r.return_amount),
+    status: r.return_status!,
+    exported: r.return_exported_at !== null,
+    at: r.resolved_at!,
+  };
+}
+
+const toUnmatched = (r: UnmatchedRow): UnmatchedBankTransaction => ({
+  id: r.id,
+  transactionId: r.bank_transaction_id,
+  reason: r.unmatched_reason,
+  ref1: r.ref1,
+  amount: r.amount,
+  paymentId: r.payment_id,
+  paidAt: r.paid_at,
+  recordedAt: r.recorded_at,
+  payerName: r.payer_name,
+  payerAccount: r.payer_account,
+  sendingBankCode: r.sending_bank_code,
+  resolution: resolutionOf(r),
+});
+
+/** Open: never handled, or its return failed (see `isOpen`). */
+const whereOpen = (query: Knex.QueryBuilder, openOnly: boolean | undefined) =>
+  openOnly ? query.whereRaw("(resolution IS NULL OR (resolution = 'returned' AND return_status = 'failed'))") : query;
+
+const resolutionColumns = (r: UnmatchedResolution) =>
+  r.kind === 'resolved'
+    ? { resolution: 'resolved', resolution_note: r.note, resolved_at: r.at }
+    : {
+        resolution: 'returned',
+        resolved_at: r.at,
+        return_amount: r.amount,
+        return_bank_code: r.destination.bankCode,
+        return_account_number: r.destination.accountNumber,
+        return_account_name: r.destination.accountName,
+        return_status: r.status,
+      };
 
 export const bankTransactionRepository = (db: Db): BankTransactionRepository => ({
   async livePaymentOf(ref1) {
@@ -73,24 +131,25 @@ export const bankTransactionRepository = (db: Db): BankTransactionRepository => 
         }
       : null;
   },
-  async listUnmatched(limit) {
-    const rows = await db<UnmatchedRow>('bank_transactions').whereNotNull('unmatched_reason').orderBy([{ column: 'recorded_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
-    return rows.map(
-      (r): UnmatchedBankTransaction => ({
-        id: r.id,
-        transactionId: r.bank_transaction_id,
-        reason: r.unmatched_reason,
-        ref1: r.ref1,
-        amount: r.amount,
-        paymentId: r.payment_id,
-        paidAt: r.paid_at,
-        recordedAt: r.recorded_at,
-      }),
-    );
+  async listUnmatched(limit, { openOnly } = {}) {
+    const query = db<UnmatchedRow>('bank_transactions').whereNotNull('unmatched_reason');
+    const rows: UnmatchedRow[] = await whereOpen(query, openOnly).orderBy([{ column: 'recorded_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+    return rows.map(toUnmatched);
   },
-  async countUnmatched() {
-    const [row] = await db('bank_transactions').whereNotNull('unmatched_reason').count<{ count: string | number }[]>({ count: '*' });
+  async countUnmatched({ openOnly } = {}) {
+    const [row] = await whereOpen(db('bank_transactions').whereNotNull('unmatched_reason'), openOnly).count<{ count: string | number }[]>({ count: '*' });
     return Number(row?.count ?? 0);
+  },
+  async unmatchedOfPayment(paymentId) {
+    const rows = await db<UnmatchedRow>('bank_transactions').where({ payment_id: paymentId }).whereNotNull('unmatched_reason').orderBy([{ column: 'recorded_at' }, { column: 'id' }]);
+    return rows.map(toUnmatched);
+  },
+  async lockUnmatched(id) {
+    const row = await db<UnmatchedRow>('bank_transactions').where({ id }).whereNotNull('unmatched_reason').forUpdate().first();
+    return row ? toUnmatched(row) : null;
+  },
+  async setResolution(id, resolution) {
+    await db('bank_transactions').where({ id }).update(resolutionColumns(resolution));
   },
 });
 
@@ -118,5 +177,22 @@ export const bankCheckQueue = (db: Db, insert: Insert = insertNow(db)): BankChec
       [new Date(now.getTime() + leaseMs), now, expiredSince, limit],
     );
     return rows.map((r): BankCheck => ({ paymentId: r.payment_id, ref1: r.bank_reference, createdAt: new Date(r.created_at), expiresAt: r.expires_at && new Date(r.expires_at) }));
+  },
+});
+
+/** Returns of unmatched money on the bulk-transfer rail: the return columns of their bank transaction. */
+export const bankReturnQueue = (db: Db): BankReturnQueue => ({
+  async lockUnexported(limit) {
+    const rows = await db<UnmatchedRow>('bank_transactions')
+      .where({ return_status: 'pending' })
+      .whereNull('return_exported_at')
+      .orderBy('resolved_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return rows.map(toUnmatched);
+  },
+  async markExported(ids, at) {
+    await db('bank_transactions').whereIn('id', [...ids]).update({ return_exported_at: at });
   },
 });

@@ -61,11 +61,18 @@ export const deliveryRepository = (db: Db): DeliveryRepository => ({
     await wakeDispatchers(db);
   },
   async redeliver(merchantId, webhookId, id, now) {
-    const [row] = await db<DeliveryRow>('webhook_deliveries')
-      .where({ id, merchant_id: merchantId, webhook_id: webhookId })
-      .update({ status: 'pending', next_attempt_at: now, delivered_at: null }, '*');
+    // In flight (leased): asked for, sent once the attempt is recorded (or when its lease ends, should its dispatcher die).
+    const { rows } = await db.raw<{ rows: DeliveryRow[] }>(
+      `UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL,
+         redeliver_requested = coalesce(leased_until > :now, false),
+         next_attempt_at = CASE WHEN leased_until > :now THEN leased_until ELSE :now END
+       WHERE id = :id AND merchant_id = :merchantId AND webhook_id = :webhookId
+       RETURNING *`,
+      { now, id, merchantId, webhookId },
+    );
+    const [row] = rows;
     if (!row) return null;
     await wakeDispatchers(db);
-    return toDelivery(row as DeliveryRow);
+    return toDelivery(row);
   },
 });

@@ -87,8 +87,27 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
     const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status }));
     return pageOf(db, 'payments', whereCreatedWithin(query, filter), page, toPayment);
   },
-  async lockOverduePending(now, limit) {
-    const rows = await db<PaymentRow>('payments').where('status', 'pending').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).forUpdate().skipLocked();
+  async lockOverdueTestPayments(now, limit) {
+    const rows = await db<PaymentRow>('payments as p')
+      .join('merchants as m', 'm.id', 'p.merchant_id')
+      .where({ 'p.status': 'pending', 'm.mode': 'test' })
+      .where('p.expires_at', '<=', now)
+      .orderBy('p.expires_at')
+      .limit(limit)
+      .select('p.*')
+      .forUpdate('p')
+      .skipLocked();
     return rows.map(toPayment);
+  },
+  async overdueLivePayments(expiredBy, limit) {
+    const rows = await db('payments as p')
+      .join('merchants as m', 'm.id', 'p.merchant_id')
+      .join('qr_codes as q', 'q.id', 'p.qr_code_id')
+      .where({ 'p.status': 'pending', 'm.mode': 'live' })
+      .where('p.expires_at', '<=', expiredBy)
+      .orderBy('p.expires_at')
+      .limit(limit)
+      .select<{ id: string; merchant_id: string; bank_reference: string; created_at: Date; expires_at: Date }[]>('p.id', 'p.merchant_id', 'q.bank_reference', 'p.created_at', 'p.expires_at');
+    return rows.map((r) => ({ paymentId: r.id, merchantId: r.merchant_id, ref1: r.bank_reference, createdAt: new Date(r.created_at), expiresAt: new Date(r.expires_at) }));
   },
 });

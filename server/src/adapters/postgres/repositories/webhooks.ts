@@ -13,6 +13,13 @@ interface WebhookRow {
   created_at: Date;
 }
 
+interface EarlierSecretRow {
+  webhook_id: string;
+  secret: string;
+  retired_at: Date;
+  expires_at: Date;
+}
+
 // The secret is never selected into a Webhook record.
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
@@ -26,6 +33,12 @@ const toWebhook = (row: WebhookRow): Webhook => ({
 export const webhookRepository = (db: Db, insert: Insert = insertNow(db)): WebhookRepository => {
   const live = () => db<WebhookRow>('webhooks').whereNull('deleted_at');
   return {
+    async countForRegistration(merchantId) {
+      // The merchant's row is the lock; NO KEY leaves the foreign-key checks of other tables free to pass.
+      await db.raw('SELECT 1 FROM merchants WHERE id = ? FOR NO KEY UPDATE', [merchantId]);
+      const row = await live().where({ merchant_id: merchantId }).count<{ n: string | number }[]>({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
     async insert(w, secret) {
       await insert('webhooks', { id: w.id, merchant_id: w.merchantId, url: w.url, events: JSON.stringify(w.events), secret, status: w.status, created_at: w.createdAt });
     },
@@ -37,16 +50,21 @@ export const webhookRepository = (db: Db, insert: Insert = insertNow(db)): Webho
       if (changes.status === 'disabled') await retirePendingDeliveries(db, id, 'The webhook was disabled before this delivery succeeded.');
       return toWebhook(row);
     },
-    async rotateSecret(merchantId, id, secret, previousExpiresAt) {
-      // The SET list reads the row as it was: the previous secret is the one being replaced.
-      const changed = await db('webhooks')
-        .whereNull('deleted_at')
-        .where({ id, merchant_id: merchantId })
-        .update({ previous_secret: previousExpiresAt ? db.ref('secret') : null, previous_secret_expires_at: previousExpiresAt, secret });
-      return changed > 0;
+    async secretsForRotation(merchantId, id) {
+      const row = await live().where({ id, merchant_id: merchantId }).forUpdate().first('secret');
+      if (!row) return null;
+      const earlier = await db<EarlierSecretRow>('webhook_earlier_secrets').where({ webhook_id: id }).orderBy('retired_at', 'desc');
+      return { secret: row.secret, earlier: earlier.map((e) => ({ secret: e.secret, retiredAt: e.retired_at, expiresAt: e.expires_at })) };
+    },
+    async replaceSecrets(id, secret, earlier) {
+      await db('webhooks').where({ id }).update({ secret });
+      await db('webhook_earlier_secrets').where({ webhook_id: id }).delete();
+      if (earlier.length > 0) {
+        await db('webhook_earlier_secrets').insert(earlier.map((e) => ({ webhook_id: id, secret: e.secret, retired_at: e.retiredAt, expires_at: e.expiresAt })));
+      }
     },
     async forgetExpiredSecrets(now) {
-      return db('webhooks').where('previous_secret_expires_at', '<=', now).update({ previous_secret: null, previous_secret_expires_at: null });
+      return db('webhook_earlier_secrets').where('expires_at', '<=', now).delete();
     },
     async findById(merchantId, id) {
       const row = await live().where({ id, merchant_id: merchantId }).first();
