@@ -1,52 +1,18 @@
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/adapters/postgres/database.js';
+import type { Database } from '../../src/adapters/postgres/database.js';
 import { migrationNames } from '../../src/adapters/postgres/migrations.js';
-import { freshPostgresDatabase } from '../support/test-server.js';
+import { openFreshDatabase, openV11Database, type OpenedDatabase } from '../support/databases.js';
 
-const v11Database = readFileSync(new URL('../fixtures/v1.1-database.sql', import.meta.url), 'utf8');
-const cleanups: (() => Promise<void>)[] = [];
+const opened: OpenedDatabase[] = [];
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  for (const database of opened.reverse()) await database.close();
 });
-
-/** A database the v1.1 release made (the fixture), opened by today's code: it migrates on open. */
-async function openV11Database(): Promise<Database> {
-  if (process.env.DATABASE_URL) {
-    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
-    const client = new pg.Client({ connectionString: fresh.url });
-    await client.connect();
-    await client.query(v11Database);
-    await client.end();
-    const db = await openDatabase({ kind: 'postgres', url: fresh.url });
-    cleanups.push(async () => (await db.close(), await fresh.drop()));
-    return db;
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'pqr-v11-'));
-  const loader = new PGlite(dataDir);
-  await loader.exec(v11Database);
-  await loader.close();
-  const db = await openDatabase({ kind: 'embedded', dataDir });
-  cleanups.push(async () => (await db.close(), rmSync(dataDir, { recursive: true, force: true })));
-  return db;
-}
-
-async function openFreshDatabase(): Promise<Database> {
-  if (process.env.DATABASE_URL) {
-    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
-    const db = await openDatabase({ kind: 'postgres', url: fresh.url });
-    cleanups.push(async () => (await db.close(), await fresh.drop()));
-    return db;
-  }
-  const db = await openDatabase({ kind: 'embedded', dataDir: null });
-  cleanups.push(() => db.close());
-  return db;
-}
+const open = async (database: Promise<OpenedDatabase>): Promise<Database> => {
+  const done = await database;
+  opened.push(done);
+  return done.db;
+};
 
 const rows = async (knex: Knex, sql: string): Promise<string[]> =>
   ((await knex.raw<{ rows: { d: string }[] }>(sql)).rows).map((row) => row.d).sort();
@@ -75,12 +41,12 @@ describe('migrations', () => {
       '0007_webhooks_self_service', '0008_api_keys', '0009_checkout', '0010_hot_path', '0011_lean_writes', '0012_count_changes',
     ]);
     expect(names.map((name) => Number(name.slice(0, 4)))).toEqual(names.map((_, i) => i + 1));
-    const fresh = await openFreshDatabase();
+    const fresh = await open(openFreshDatabase());
     expect((await schemaOf(fresh.knex)).migrations).toEqual([...names].sort());
   });
 
   it('bring a database made by the v1.1 release to exactly the schema of a fresh one', async () => {
-    const [fresh, upgraded] = await Promise.all([openFreshDatabase(), openV11Database()]);
+    const [fresh, upgraded] = await Promise.all([open(openFreshDatabase()), open(openV11Database())]);
     const [want, got] = await Promise.all([schemaOf(fresh.knex), schemaOf(upgraded.knex)]);
     expect(want.functions.length).toBeGreaterThan(5);
     expect(got).toEqual(want);

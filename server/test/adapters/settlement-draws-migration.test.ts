@@ -1,17 +1,11 @@
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/adapters/postgres/database.js';
+import type { Database } from '../../src/adapters/postgres/database.js';
 import { balanceRepository } from '../../src/adapters/postgres/repositories/balances.js';
-import { freshPostgresDatabase } from '../support/test-server.js';
+import { openV11Database, type OpenedDatabase } from '../support/databases.js';
 
 // Migration 0015_settlement_draws on a database v1.1 wrote: refunds there took from `pending` without recording from
 // which credit; the migration places what they took on the earliest-maturing credits, so nothing matures sooner.
 
-const v11Database = readFileSync(new URL('../fixtures/v1.1-database.sql', import.meta.url), 'utf8');
 const T = Date.parse('2026-11-20T03:00:00Z');
 const at = (seconds: number) => new Date(T + seconds * 1000).toISOString();
 
@@ -41,32 +35,16 @@ const v11Balances = [
   totals('mch_c', 0, 7000),
 ].join('\n');
 
-const cleanups: (() => Promise<void>)[] = [];
+const opened: OpenedDatabase[] = [];
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  for (const database of opened.reverse()) await database.close();
 });
 
 /** The v1.1 fixture with the rows above, opened (and so migrated) by today's code. */
 async function openV11DatabaseWithBalances(): Promise<Database> {
-  if (process.env.DATABASE_URL) {
-    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
-    const client = new pg.Client({ connectionString: fresh.url });
-    await client.connect();
-    await client.query(v11Database);
-    await client.query(v11Balances);
-    await client.end();
-    const db = await openDatabase({ kind: 'postgres', url: fresh.url });
-    cleanups.push(async () => (await db.close(), await fresh.drop()));
-    return db;
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'pqr-v11-draws-'));
-  const loader = new PGlite(dataDir);
-  await loader.exec(v11Database);
-  await loader.exec(v11Balances);
-  await loader.close();
-  const db = await openDatabase({ kind: 'embedded', dataDir });
-  cleanups.push(async () => (await db.close(), rmSync(dataDir, { recursive: true, force: true })));
-  return db;
+  const database = await openV11Database(v11Balances);
+  opened.push(database);
+  return database.db;
 }
 
 describe('migration 0015_settlement_draws', () => {
