@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 
-export const CONTRACT_PATH = fileURLToPath(new URL('../../../contract/openapi.yaml', import.meta.url));
+export const CONTRACT_PATH = fileURLToPath(new URL('../../contract/openapi.yaml', import.meta.url));
 
 type Json = Record<string, unknown>;
 interface ServerEntry {
@@ -21,12 +20,6 @@ export interface Contract extends Json {
 export const contract = parse(readFileSync(CONTRACT_PATH, 'utf8')) as Contract;
 
 const basePathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/, '');
-
-/**
- * The served-paths contract as the contract package ships it (every path under the base it is served at), for
- * tools that ignore the paths of `servers`: swagger-mock-validator, Prism.
- */
-export const SERVED_PATHS_CONTRACT = createRequire(import.meta.url).resolve('@payment-qr/contract/openapi.served-paths.yaml');
 
 const METHODS = ['get', 'post', 'delete', 'put', 'patch'] as const;
 
