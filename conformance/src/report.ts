@@ -1,7 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import junit from 'junit-report-builder';
+import { createRequire } from 'node:module';
+import type { Builder } from 'junit-report-builder';
 import type { Result } from './run.js';
+
+// CommonJS whose types describe an ES default export: required, its builder is what `module.exports` holds.
+const junit = createRequire(import.meta.url)('junit-report-builder') as Builder;
 
 const MARK: Record<Result['outcome'], string> = { passed: 'PASS', failed: 'FAIL', 'not-run': 'SKIP' };
 

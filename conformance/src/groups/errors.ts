@@ -6,10 +6,11 @@ import { removeKitWebhooks } from '../records.js';
 import { errorTriggers, makeFixture, UNKNOWN, type Fixture } from './error-triggers.js';
 
 /**
- * 500 and 503 need a broken database; the server's own failure tests drive them. 429 needs the rate limit within
- * reach: the rate-limits group drives it for every operation. Every other documented error is driven here.
+ * 500 and 503 need a broken database, 408 a body that trickles for 10 s; the server's own tests drive them. 429 needs
+ * the rate limit within reach: the rate-limits group drives it for every operation. Every other documented error is
+ * driven here.
  */
-const NOT_DRIVABLE_OVER_HTTP = new Set(['429', '500', '503']);
+const NOT_DRIVABLE_OVER_HTTP = new Set(['408', '429', '500', '503']);
 
 export const documentedErrors = operations.flatMap((op) =>
   Object.keys(op.responses)

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pact from '@pact-foundation/pact-core';
+import { createRequire } from 'node:module';
+import type { VerifierOptions } from '@pact-foundation/pact-core';
 
 export const BEGIN = '@@payment-qr-conformance begin';
 export const END = '@@payment-qr-conformance end';
@@ -21,6 +22,8 @@ export interface VerifierJob {
 }
 
 async function main(job: VerifierJob): Promise<void> {
+  // CommonJS whose types describe an ES default export: required, the Pact instance is what `module.exports` holds.
+  const pact = createRequire(import.meta.url)('@pact-foundation/pact-core') as { verifyPacts(options: VerifierOptions): Promise<string> };
   const whole = JSON.parse(readFileSync(job.pactFile, 'utf8')) as { interactions: unknown[] };
   const dir = mkdtempSync(join(tmpdir(), 'payment-qr-conformance-pact-'));
   try {
@@ -28,8 +31,7 @@ async function main(job: VerifierJob): Promise<void> {
       const file = join(dir, `${index}.json`);
       writeFileSync(file, JSON.stringify({ ...whole, interactions: [whole.interactions[index]] }));
       writeSync(1, `\n${BEGIN} ${index}\n`);
-      // The package's default export is the Pact instance; as an ES module import it sits under `default`.
-      const outcome = await pact.default
+      const outcome = await pact
         .verifyPacts({
           provider: job.provider,
           providerBaseUrl: job.providerBaseUrl,

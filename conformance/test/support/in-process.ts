@@ -31,7 +31,7 @@ export function manualClock(start: Date): ManualClock {
 }
 
 /** On PostgreSQL each service gets a database of its own, dropped when it stops. */
-async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `pqr_conformance_${randomBytes(6).toString('hex')}`;
   const query = async (sql: string) => {
     const client = new pg.Client({ connectionString: url });
