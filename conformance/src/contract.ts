@@ -82,6 +82,14 @@ export const operations: Operation[] = Object.entries(contract.paths).flatMap(([
 /** What merchants call (through the SDK); the bank's confirmation callback is not: spec/bank-confirmation.test.ts checks it. */
 export const merchantOperations: Operation[] = operations.filter((op) => op.operationId !== 'confirmBankPayment');
 
+/** The operation a request goes to (any of its served paths), for failure messages. */
+export function operationAt(method: string, path: string): Operation | undefined {
+  const bare = path.split('?')[0]!;
+  return operations.find(
+    (op) => op.method === method.toLowerCase() && [op.servedPath, op.servedPath.replace(/^\/Thai\/v1\//, '/v1/')].some((served) => new RegExp(`^${served.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare)),
+  );
+}
+
 export const operation = (operationId: string): Operation => {
   const found = operations.find((op) => op.operationId === operationId);
   if (!found) throw new Error(`the contract has no operation ${operationId}`);

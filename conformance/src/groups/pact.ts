@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { CheckFailure, NotRunHere, once, unmet, type Check, type Group, type Kit, type Merchant, type Requirement } from '../check.js';
+import { operationAt } from '../contract.js';
 import { maskKeys } from '../http.js';
 import { PACT_FILE, PROVIDER } from '../pact-file.js';
 import { removeKitWebhooks } from '../records.js';
@@ -13,7 +14,7 @@ import { PROVIDER_STATES, stateContext } from './pact-states.js';
 interface Interaction {
   description: string;
   providerStates?: { name: string; params?: Record<string, unknown> }[];
-  request: { method: string; path: string };
+  request: { method: string; path: string; body?: { content?: unknown } };
 }
 
 type Verdict = { outcome: 'passed' } | { outcome: 'failed'; why: string } | { outcome: 'not-run'; why: string };
@@ -154,7 +155,10 @@ export const pactGroup: Group = {
           if (verdict.outcome === 'not-run') throw new NotRunHere(verdict.why);
           if (verdict.outcome === 'failed') {
             const states = (interaction.providerStates ?? []).map((s) => `'${s.name}'`).join(' and ') || 'no state';
-            throw new CheckFailure(maskKeys(`${interaction.request.method} ${interaction.request.path} (given ${states}) differs from the SDK's pact:\n${verdict.why}`));
+            const { method, path, body } = interaction.request;
+            const operationId = operationAt(method, path)?.operationId ?? 'an operation the contract does not list';
+            const sent = body?.content === undefined ? '' : ` body ${JSON.stringify(body.content)}`;
+            throw new CheckFailure(maskKeys(`${operationId}: ${method} ${path}${sent} (given ${states}; ids from the state) differs from the SDK's pact:\n${verdict.why}`));
           }
         },
       }),
