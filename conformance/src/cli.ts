@@ -114,7 +114,14 @@ export async function main(argv: string[], out: (line: string) => void = console
   }
   const { target, only, junit, seed, limits } = options;
   out(`payment-qr-conformance: checking ${target.baseUrl} with ${maskKeys(target.apiKey!)}${only.length ? ` (only ${only.join(', ')})` : ''}`);
-  const results = await runKit({ target, only, seed, limits, onResult: (result) => out(lineOf(result)) });
+  const results = await runKit({
+    target,
+    only,
+    seed,
+    limits,
+    onResult: (result) => out(lineOf(result)),
+    onFinish: ({ requests, ms }) => out(`${requests} requests in ${Math.round(ms / 1000)} s`),
+  });
   if (junit) writeJunit(results, junit);
   out(summaryOf(results));
   return results.some((result) => result.outcome === 'failed') ? 1 : 0;

@@ -21,6 +21,8 @@ export interface RunOptions {
   limits?: Limits;
   seed?: number;
   onResult?: (result: Result) => void;
+  /** At the end: how many requests the run sent (the pact verifier's included) and how long it took. */
+  onFinish?: (stats: { requests: number; ms: number }) => void;
 }
 
 export const DEFAULT_SEED = 20261120;
@@ -62,6 +64,7 @@ export const groupNames = (): string[] => GROUPS.map((group) => group.name);
 export async function runKit(options: RunOptions): Promise<Result[]> {
   const unknown = (options.only ?? []).filter((name) => !GROUPS.some((group) => group.name === name));
   if (unknown.length > 0) throw new Error(`unknown group ${unknown.join(', ')} (groups: ${groupNames().join(', ')})`);
+  const started = Date.now();
   const kit = kitFor(options.target, { limits: options.limits, seed: options.seed });
   const results: Result[] = [];
   const record = (result: Result) => {
@@ -75,5 +78,6 @@ export async function runKit(options: RunOptions): Promise<Result[]> {
     for (const check of group.checks(kit)) record(await runCheck(kit, group.name, check));
     await group.cleanup?.(kit).catch(() => undefined);
   }
+  options.onFinish?.({ requests: kit.budget.sent, ms: Date.now() - started });
   return results;
 }

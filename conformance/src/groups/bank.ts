@@ -13,7 +13,7 @@ export const bankGroup: Group = {
     return [
       {
         name: 'confirmBankPayment answers only as documented: 503 for an unlisted transaction, 200 received, 200 again',
-        requires: ['state', 'operator', 'bank'],
+        requires: ['state', 'bank', 'operator'],
         async run() {
           const bank = kit.target.bank!;
           const { apiKey } = await kit.target.operator!.newMerchant({ live: true });
