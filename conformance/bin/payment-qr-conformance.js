@@ -12,8 +12,12 @@ if (pointsAtDeployment) {
   register();
   const { main } = await import('../src/cli.ts');
   process.exit(await main(args.map((arg) => (arg === '-h' ? '--help' : arg))));
+} else if (args.some((arg) => /^--(api-key|junit|receiver-host|receiver-port|receiver-url|only|seed|timeout-ms|max-requests|max-minutes)\b/.test(arg))) {
+  console.error('payment-qr-conformance: these options check a deployment and need --base-url URL (see --help)');
+  process.exit(2);
 } else {
+  // Anything else goes to vitest (a file or a test name to run).
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const turbo = spawnSync('npx', ['turbo', 'run', 'conformance', ...args], { cwd: root, stdio: 'inherit' });
+  const turbo = spawnSync('npx', ['turbo', 'run', 'conformance', ...(args.length ? ['--', ...args] : [])], { cwd: root, stdio: 'inherit' });
   process.exit(turbo.status ?? 1);
 }

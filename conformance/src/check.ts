@@ -36,6 +36,8 @@ export interface Kit {
   seed: number;
   /** False when the target keeps nothing it is sent (found out before the checks run). */
   keepsState: boolean;
+  /** False when the first request found no service at the address: nothing else is tried. */
+  reachable: boolean;
   merchant(): Promise<Merchant>;
 }
 

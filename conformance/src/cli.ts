@@ -9,7 +9,7 @@ const USAGE = `usage: npm run conformance -- --base-url URL --api-key sk_test_..
 
 Checks a deployment over HTTP only against the contract and the SDK's pact, with a sandbox key.
 
-  --base-url URL        the deployment's origin, e.g. https://staging.example.com
+  --base-url URL        the deployment's base, e.g. https://staging.example.com (the API is under /Thai/v1 there)
   --api-key KEY         a sandbox secret key (sk_test_...); a live key is refused before any request
   --junit FILE          also write JUnit XML for CI
   --receiver-host HOST  start a webhook receiver bound to HOST (an address the deployment can reach)
@@ -84,7 +84,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
   const receiverPort = values['receiver-port'] === undefined ? 0 : positive(values['receiver-port'], '--receiver-port', 0);
   return {
     target: {
-      baseUrl: parsed.origin,
+      baseUrl: parsed.href.replace(/\/+$/, ''),
       apiKey,
       ...(host ? { receiver: { host, port: receiverPort, ...(values['receiver-url'] ? { publicUrl: values['receiver-url'] } : {}) } } : {}),
     },

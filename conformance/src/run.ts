@@ -38,6 +38,7 @@ export function kitFor(target: Target, options: { limits?: Limits; seed?: number
     runId: `kit-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
     seed: options.seed ?? DEFAULT_SEED,
     keepsState: options.keepsState ?? true,
+    reachable: true,
     merchant: merchantOf(target, send),
   };
 }
@@ -73,6 +74,7 @@ export async function runKit(options: RunOptions): Promise<Result[]> {
   };
   // The probe may find that the target keeps nothing (kit.keepsState), which the later checks' requirements read.
   record(await runCheck(kit, 'service', keepsWhatItIsSent(kit)));
+  if (!kit.reachable) return results;
   const chosen: Group[] = GROUPS.filter((group) => !options.only?.length || options.only.includes(group.name));
   for (const group of chosen) {
     for (const check of group.checks(kit)) record(await runCheck(kit, group.name, check));

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { contractProblems } from '../contract-check.js';
 import { operation } from '../contract.js';
-import { fail, mustHaveNoProblems, type Check, type Kit } from '../check.js';
-import type { Exchange } from '../http.js';
+import { CheckFailure, fail, mustHaveNoProblems, type Check, type Kit } from '../check.js';
+import type { Exchange, Send } from '../http.js';
 
 /**
  * Before anything else: a QR code the kit makes reads back as made. A mock answers its examples instead: the kit then
@@ -16,7 +16,12 @@ export const keepsWhatItIsSent = (kit: Kit): Check => ({
       kit.keepsState = false;
       return fail(`${what}: the target does not keep what it is sent (a mock?)`, exchange);
     };
-    const { api } = await kit.merchant();
+    const merchant = await kit.merchant();
+    const api: Send = async (...args) =>
+      merchant.api(...args).catch((error: unknown) => {
+        kit.reachable = false;
+        throw new CheckFailure(`the service cannot be reached, so nothing else is tried: ${(error as Error).message}`);
+      });
     const amount = randomInt(10_000, 100_000);
     const created = await api('POST', '/Thai/v1/qr-codes', { body: { amount, currency: 'THB', reference: `${kit.runId}-probe`.slice(0, 35) } });
     const made = (created.json ?? {}) as { payment_id?: string; amount?: number };

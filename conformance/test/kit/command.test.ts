@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import { freePort } from '../support/prism.js';
 
 // A service that only counts: the command must refuse before it sends anything.
 let requests = 0;
@@ -38,5 +39,16 @@ describe('payment-qr-conformance refuses before any request', () => {
     expect(code).toBe(2);
     expect(output).toMatch(message);
     expect(requests).toBe(0);
+  });
+});
+
+describe('payment-qr-conformance against an address where nothing listens', () => {
+  it('fails its first check, says why, and tries nothing else', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const { code, output } = await run(['--base-url', closed, '--api-key', 'sk_test_nothing_listens']);
+    expect(code).toBe(1);
+    expect(output).toMatch(/FAIL {2}service › .*\n.*the service cannot be reached, so nothing else is tried/);
+    expect(output.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+    expect(output).not.toMatch(/^(PASS|SKIP)/m);
   });
 });
