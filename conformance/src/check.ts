@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { operationAt } from './contract.js';
 import { asMerchant, describeExchange, maskKeys, type Budget, type Exchange, type Send } from './http.js';
 import type { Target } from './target.js';
 
@@ -75,8 +76,12 @@ export class CheckFailure extends Error {}
 /** Found out while running: this target cannot run the check (e.g. a deployment refusing the webhook URLs the pact uses). */
 export class NotRunHere extends Error {}
 
+/** Fails the check; with the exchange, the message names its operation (the contract's operationId) and the request. */
 export const fail = (what: string, exchange?: Exchange): never => {
-  throw new CheckFailure(maskKeys(exchange ? `${what}\n  ${describeExchange(exchange)}` : what));
+  if (!exchange) throw new CheckFailure(maskKeys(what));
+  const operationId = operationAt(exchange.method, exchange.path)?.operationId;
+  const named = operationId && !what.startsWith(operationId) ? `${operationId}: ${what}` : what;
+  throw new CheckFailure(maskKeys(`${named}\n  ${describeExchange(exchange)}`));
 };
 
 export function must(condition: unknown, what: string, exchange?: Exchange): asserts condition {
