@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { mutationOf, valueOf, type Hints } from '../arbitraries.js';
 import { contractProblems } from '../contract-check.js';
 import { merchantOperations, type Operation } from '../contract.js';
-import { CheckFailure, fail, type Check, type Group, type Kit } from '../check.js';
+import { CheckFailure, fail, NotRunHere, type Check, type Group, type Kit } from '../check.js';
 import { maskKeys } from '../http.js';
 import { KIT_HOOK_URL, records, removeKitWebhooks } from '../records.js';
 
@@ -12,6 +12,8 @@ export const RUNS_PER_OPERATION = 60;
 interface Pools {
   apiKey: string;
   ids: Record<string, string[]>;
+  /** Why there are no webhooks, when the service refused the kit's webhook URL. */
+  noWebhooks?: NotRunHere;
 }
 
 /** Records in every state for one operation's requests; with an operator, one record of another merchant too. */
@@ -27,7 +29,12 @@ async function makePools(kit: Kit): Promise<Pools> {
     await mine.failedPayment(40000),
     ...(other ? [await other.succeededPayment(50000)] : []),
   ];
-  const webhookIds = await Promise.all([1, 2, 3].map((i) => mine.webhook(`${KIT_HOOK_URL}/${i}`)));
+  let noWebhooks: NotRunHere | undefined;
+  const webhookIds = await Promise.all([1, 2, 3].map((i) => mine.webhook(`${KIT_HOOK_URL}/${i}`))).catch((error: unknown) => {
+    if (!(error instanceof NotRunHere)) throw error;
+    noWebhooks = error;
+    return [] as string[];
+  });
   await mine.pendingPayment(60000);
   const withdrawal = await mine.paidOutWithdrawal(5000).then(
     (id) => [id],
@@ -35,6 +42,7 @@ async function makePools(kit: Kit): Promise<Pools> {
   );
   return {
     apiKey: merchant.apiKey,
+    ...(noWebhooks ? { noWebhooks } : {}),
     ids: {
       payment_id: payments.map((p) => p.paymentId),
       qr_code_id: payments.map((p) => p.qrCodeId),
@@ -108,6 +116,8 @@ export const generatedGroup: Group = {
         requires: ['state'],
         async run() {
           const pools = await makePools(kit);
+          // Without a webhook of its own, an operation on webhooks could only be refused.
+          if (pools.noWebhooks && op.path.startsWith('/webhooks')) throw pools.noWebhooks;
           const seen = new Map<number, number>();
           const outcome = await fc.check(
             fc.asyncProperty(requestOf(op, pools), async (request) => {

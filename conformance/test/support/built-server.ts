@@ -22,9 +22,9 @@ export interface BuiltServer {
  * The service as deployed, in a process the kit does not start: `node server/dist/main.js` (the build), on PostgreSQL
  * when DATABASE_URL is set (a fresh database; the merchant made with the CLI, as an operator does), else on the embedded
  * database in a temporary data directory (the sandbox merchant the first start prints). Its dispatcher runs; private
- * webhook URLs are allowed, as on a staging deployment that the pact's loopback URLs must reach.
+ * webhook URLs are allowed (as on a staging deployment that the pact's loopback URLs must reach) unless told otherwise.
  */
-export async function startBuiltServer(): Promise<BuiltServer> {
+export async function startBuiltServer(options: { privateWebhookUrls?: boolean } = {}): Promise<BuiltServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'payment-qr-built-'));
   const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
@@ -33,7 +33,7 @@ export async function startBuiltServer(): Promise<BuiltServer> {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: join(dataDir, 'pglite'),
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_PRIVATE_URLS: String(options.privateWebhookUrls ?? true),
     LOG_LEVEL: 'warn',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   };
