@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { CheckFailure, NotRunHere, once, unmet, type Check, type Group, type Kit, type Merchant, type Requirement } from '../check.js';
 import { operationAt } from '../contract.js';
-import { maskKeys } from '../http.js';
+import { BudgetExhausted, maskKeys } from '../http.js';
 import { PACT_FILE, PROVIDER } from '../pact-file.js';
 import { removeKitWebhooks } from '../records.js';
 import { BEGIN, END, type VerifierJob } from './pact-verifier.js';
@@ -99,6 +99,8 @@ async function verify(kit: Kit, interactions: Interaction[], indices: number[]):
   const states = await startStateServer(kit, problems);
   try {
     const job: VerifierJob = { pactFile: PACT_FILE, provider: PROVIDER, providerBaseUrl: kit.target.baseUrl, stateUrl: states.url, indices: toVerify, timeoutMs: kit.budget.limits.timeoutMs };
+    // The verifier sends one request per interaction, counted against the run's budget before it starts.
+    if (kit.budget.sent + toVerify.length > kit.budget.limits.maxRequests) throw new BudgetExhausted(`the run's budget of ${kit.budget.limits.maxRequests} requests is spent`);
     kit.budget.sent += toVerify.length;
     const output = await runChild(['--import', 'tsx', VERIFIER, JSON.stringify(job)], kit.budget.remainingMs());
     for (const index of toVerify) {
