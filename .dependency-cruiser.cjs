@@ -54,6 +54,13 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'conformance-kit-is-http-only',
+      comment: 'the kit checks any deployment over HTTP: it imports nothing of the server (its tests may start one)',
+      severity: 'error',
+      from: { path: '^conformance/src/' },
+      to: { path: '^(server|sdk|scripts)/|@payment-qr/(server|sdk)' },
+    },
+    {
       name: 'migrations-are-frozen',
       comment: 'a migration imports nothing of ours: a changed constant must never change what a fresh database gets',
       severity: 'error',

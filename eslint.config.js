@@ -25,6 +25,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The conformance kit's command, a plain Node program.
+    files: ['conformance/bin/*.js'],
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -5,9 +5,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The suite is a pipeline: the SDK writes pacts, the contract judges them, the server honours them, then spec rules,
- * then outside tools (Prism, the packed SDK).
+ * then outside tools (Prism, the packed SDK), then the kit as QA runs it against a deployment.
  */
-const PHASES = ['/test/consumer/', '/test/pacts-vs-contract/', '/test/provider/', '/test/spec/', '/test/tools/'];
+const PHASES = ['/test/consumer/', '/test/pacts-vs-contract/', '/test/provider/', '/test/spec/', '/test/tools/', '/test/kit/'];
 const PACTS_DIR = fileURLToPath(new URL('./pacts', import.meta.url));
 
 const phaseOf = (file: TestSpecification): number => PHASES.findIndex((phase) => file.moduleId.includes(phase));

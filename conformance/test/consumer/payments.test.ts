@@ -58,6 +58,7 @@ describe('payments.list', () => {
   it('pages through succeeded payments with limit, offset and total', async () => {
     await pact
       .addInteraction()
+      .given('a new merchant')
       .given('the merchant has a payment history', { pending: 2, succeeded: 3 })
       .uponReceiving('a request for the second page of succeeded payments, two per page')
       .withRequest('GET', '/Thai/v1/payments', (request) => request.headers(authorized).query({ status: 'succeeded', limit: '2', offset: '2' }))
@@ -76,6 +77,7 @@ describe('payments.list', () => {
   it('filters by a creation date range', async () => {
     await pact
       .addInteraction()
+      .given('a new merchant')
       .given('the merchant has a payment history', { pending: 1 })
       .uponReceiving('a request for payments created between two dates')
       .withRequest('GET', '/Thai/v1/payments', (request) =>

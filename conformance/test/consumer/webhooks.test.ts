@@ -41,6 +41,7 @@ describe('webhooks', () => {
   it('lists endpoints', async () => {
     await pact
       .addInteraction()
+      .given('a new merchant')
       .given('a webhook exists', { url, events: [...events] })
       .uponReceiving('a request to list webhook endpoints')
       .withRequest('GET', '/Thai/v1/webhooks', (request) => request.headers(authorized).query({ limit: '10' }))

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwaggerMockValidatorFactory, type ValidationResultItem } from '@pactflow/swagger-mock-validator';
 import { describe, expect, it } from 'vitest';
-import { merchantOperations, SERVED_PATHS_CONTRACT } from '../support/contract.js';
+import { merchantOperations } from '../../src/contract.js';
+import { SERVED_PATHS_CONTRACT } from '../support/served-paths.js';
 import { PACTS_DIR } from '../support/pact.js';
 
 const explain = (item: ValidationResultItem): string =>

@@ -84,9 +84,17 @@ export const authorized = {
   Authorization: fromState('Bearer ${api_key}', `Bearer ${EXAMPLE_API_KEY}`, '^Bearer sk_test_[A-Za-z0-9_-]+$'),
 };
 
-/** The SDK sends one random UUID per logical POST. */
+/**
+ * The SDK sends one random UUID per logical POST; the verifier makes a new one for each request too, so that
+ * interactions verified on one merchant (a deployment's key) never share a key.
+ */
 export const idempotencyKeyHeader = {
-  'Idempotency-Key': regex('^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$', '5b0f2c6e-8d1a-4f3b-9c7e-2a4d6f8b0c1e'),
+  'Idempotency-Key': {
+    'pact:matcher:type': 'regex',
+    regex: '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$',
+    'pact:generator:type': 'Uuid',
+    value: '5b0f2c6e-8d1a-4f3b-9c7e-2a4d6f8b0c1e',
+  } as MatchersV3.Matcher<string>,
 };
 
 export const jsonRequest = { 'Content-Type': regex('^application/json', 'application/json') };

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PaymentQrClient } from '@payment-qr/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type Service } from '../support/service.js';
+import { startService, type Service } from '../support/in-process.js';
 
 const run = promisify(execFile);
 const sdkDir = fileURLToPath(new URL('../../../sdk/', import.meta.url));
@@ -37,7 +37,7 @@ describe('the packed SDK, installed from its tarball', () => {
 
   beforeAll(async () => {
     service = await startService();
-    ({ apiKey } = await service.merchant());
+    ({ apiKey } = await service.target.operator!.newMerchant());
     scratch = mkdtempSync(join(tmpdir(), 'payment-qr-packed-sdk-'));
     // The build made dist/ (turbo: ^build); --ignore-scripts packs it as it is.
     const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: sdkDir });

@@ -6,7 +6,8 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { contract, SERVED_PATHS_CONTRACT } from '../support/contract.js';
+import { contract } from '../../src/contract.js';
+import { SERVED_PATHS_CONTRACT } from '../support/served-paths.js';
 import { startPrismMock, type PrismMock } from '../support/prism.js';
 
 const examplesDir = fileURLToPath(new URL('../../../sdk/examples/', import.meta.url));

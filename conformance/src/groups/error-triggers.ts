@@ -1,42 +1,63 @@
-import { bankSettings } from '../../../server/test/support/bank.js';
-import { apiOf, send, type Api, type Exchange } from './http.js';
-import { seeder } from './seed.js';
-import type { Service } from './service.js';
+import { NotRunHere, WHY_NOT_HERE, type Kit, type Requirement } from '../check.js';
+import type { Exchange, Send } from '../http.js';
+import { KIT_HOOK_URL, records } from '../records.js';
 
 /** What a merchant has when the errors are driven: records in each state the errors need. */
 export interface Fixture {
-  base: string;
-  api: Api;
+  /** No key: the public routes, and the 401s. */
+  send: Send;
+  api: Send;
   pending: () => Promise<string>;
   succeeded: string;
   expiredQrCode: string;
   refund: string;
-  webhook: string;
-  /** A merchant whose balance was withdrawn, with a succeeded payment it can no longer refund. */
-  broke: { api: Api; payment: string };
+  /** A webhook endpoint; throws when the service refuses the kit's webhook URL (a deployment's choice). */
+  webhook: () => string;
+  /** A merchant whose balance was withdrawn, with a succeeded payment it can no longer refund (the operator's records). */
+  broke: () => { api: Send; payment: string };
+  /** The bank's callback path of a BANK=scb service. */
+  bankCallbackPath: () => string;
 }
-export type Trigger = (f: Fixture) => Promise<Exchange>;
+export type Trigger = ((f: Fixture) => Promise<Exchange>) & { requires?: Requirement[] };
 
-/** Seeds the records every error trigger needs, for two new merchants of the service. */
-export async function seedFixture(service: Service): Promise<Fixture> {
-  const { merchant, apiKey } = await service.merchant();
-  const records = seeder(service, merchant);
-  await records.payoutAccount();
-  const { paymentId: succeeded } = await records.succeededPayment(150000);
-  const broke = await service.merchant();
-  const brokeRecords = seeder(service, broke.merchant);
-  await brokeRecords.payoutAccount();
-  const { paymentId: brokePayment } = await brokeRecords.succeededPayment(10000);
-  await brokeRecords.paidOutWithdrawal(10000);
+const needing = (requires: Requirement[], trigger: (f: Fixture) => Promise<Exchange>): Trigger => Object.assign(trigger, { requires });
+
+const thrower =
+  (error: Error): (() => never) =>
+  () => {
+    throw error;
+  };
+
+/** Makes, through the API, the records every error trigger needs; the operator's part only where there is an operator. */
+export async function makeFixture(kit: Kit): Promise<Fixture> {
+  const merchant = await kit.merchant();
+  if (kit.target.operator && merchant.merchantId) await kit.target.operator.setPayoutAccount(merchant.merchantId);
+  const mine = records(merchant);
+  const { paymentId: succeeded } = await mine.succeededPayment(150000);
+  const webhook = await mine.webhook(KIT_HOOK_URL).then(
+    (id) => () => id,
+    (error: Error) => thrower(error),
+  );
+  let broke: Fixture['broke'] = thrower(new NotRunHere(WHY_NOT_HERE.operator));
+  if (kit.target.operator) {
+    const other = await kit.merchant();
+    await kit.target.operator.setPayoutAccount(other.merchantId!);
+    const theirs = records(other);
+    const { paymentId } = await theirs.succeededPayment(10000);
+    await theirs.paidOutWithdrawal(10000);
+    broke = () => ({ api: other.api, payment: paymentId });
+  }
+  const bank = kit.target.bank;
   return {
-    base: service.url,
-    api: apiOf(service.url, apiKey),
-    pending: async () => (await records.pendingPayment(15000)).paymentId,
+    send: kit.send,
+    api: merchant.api,
+    pending: async () => (await mine.pendingPayment(15000)).paymentId,
     succeeded,
-    expiredQrCode: (await records.expiredPayment(25000)).qrCodeId,
-    refund: await records.refund(succeeded, 100),
-    webhook: await records.webhook('https://127.0.0.1:8443/hooks'),
-    broke: { api: apiOf(service.url, broke.apiKey), payment: brokePayment },
+    expiredQrCode: (await mine.expiredPayment(25000)).qrCodeId,
+    refund: await mine.refund(succeeded, 100),
+    webhook,
+    broke,
+    bankCallbackPath: bank ? () => bank.callbackPath : thrower(new NotRunHere(WHY_NOT_HERE.bank)),
   };
 }
 
@@ -52,9 +73,9 @@ export const UNKNOWN = {
 const OVERSIZED = JSON.stringify({ reference: 'x'.repeat(1_200_000) });
 const TOO_LONG_KEY = 'k'.repeat(256);
 let keys = 0;
-const newKey = () => `envelope-${process.pid}-${(keys += 1)}`;
+const newKey = () => `envelope-${process.pid}-${Date.now().toString(36)}-${(keys += 1)}`;
 
-const unauthorized = (method: string, path: string): Trigger => (f) => send(f.base, method, path, { apiKey: 'sk_test_wrong' });
+const unauthorized = (method: string, path: string): Trigger => (f) => f.send(method, path, { apiKey: 'sk_test_wrong' });
 
 /** The same key twice with different requests: the second answer is the 409. */
 const reusedKey =
@@ -96,9 +117,9 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     422: (f) => f.api('POST', '/Thai/v1/qr-codes', { body: { amount: 99, currency: 'THB' } }),
   },
   getQrCodeImage: {
-    400: (f) => send(f.base, 'GET', `/Thai/qr-codes/${f.expiredQrCode}/image?format=gif`),
-    404: (f) => send(f.base, 'GET', `/Thai/qr-codes/${UNKNOWN.qr}/image`),
-    410: (f) => send(f.base, 'GET', `/Thai/qr-codes/${f.expiredQrCode}/image`),
+    400: (f) => f.send('GET', `/Thai/qr-codes/${f.expiredQrCode}/image?format=gif`),
+    404: (f) => f.send('GET', `/Thai/qr-codes/${UNKNOWN.qr}/image`),
+    410: (f) => f.send('GET', `/Thai/qr-codes/${f.expiredQrCode}/image`),
   },
   listPayments: { 400: (f) => f.api('GET', '/Thai/v1/payments?limit=0'), 401: unauthorized('GET', '/Thai/v1/payments') },
   createCardPayment: {
@@ -121,7 +142,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('POST', '/Thai/v1/refunds', { body: { amount: 100 } }),
     401: unauthorized('POST', '/Thai/v1/refunds'),
     404: (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: UNKNOWN.payment } }),
-    402: (f) => f.broke.api('POST', '/Thai/v1/refunds', { body: { payment_id: f.broke.payment } }),
+    402: needing(['operator'], (f) => f.broke().api('POST', '/Thai/v1/refunds', { body: { payment_id: f.broke().payment } })),
     409: postTwice('/Thai/v1/refunds', (f) => ({ payment_id: f.succeeded, amount: 1 }), (f) => ({ payment_id: f.succeeded, amount: 2 })),
     413: (f) => f.api('POST', '/Thai/v1/refunds', { rawBody: OVERSIZED }),
     422: async (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: await f.pending() } }),
@@ -133,61 +154,61 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   },
   listTransactions: { 400: (f) => f.api('GET', '/Thai/v1/transactions?type=bonus'), 401: unauthorized('GET', '/Thai/v1/transactions') },
   createWebhook: {
-    400: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: 'https://127.0.0.1/h', events: [] } }),
+    400: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: KIT_HOOK_URL, events: [] } }),
     401: unauthorized('POST', '/Thai/v1/webhooks'),
-    409: postTwice('/Thai/v1/webhooks', () => ({ url: 'https://127.0.0.1/a', events: ['payment.succeeded'] }), () => ({ url: 'https://127.0.0.1/b', events: ['payment.succeeded'] })),
+    409: postTwice('/Thai/v1/webhooks', () => ({ url: `${KIT_HOOK_URL}/a`, events: ['payment.succeeded'] }), () => ({ url: `${KIT_HOOK_URL}/b`, events: ['payment.succeeded'] })),
     413: (f) => f.api('POST', '/Thai/v1/webhooks', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: 'not a url', events: ['payment.succeeded'] } }),
   },
   listWebhooks: { 400: (f) => f.api('GET', '/Thai/v1/webhooks?offset=-1'), 401: unauthorized('GET', '/Thai/v1/webhooks') },
   retrieveWebhook: {
-    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}?x=1`),
+    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook()}?x=1`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
   },
   deleteWebhook: {
-    400: (f) => f.api('DELETE', `/Thai/v1/webhooks/${f.webhook}?force=true`),
+    400: (f) => f.api('DELETE', `/Thai/v1/webhooks/${f.webhook()}?force=true`),
     401: unauthorized('DELETE', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
     404: (f) => f.api('DELETE', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
   },
   retrieveWebhookSecret: {
-    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}/secret?reveal=1`),
+    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook()}/secret?reveal=1`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
   },
   updateWebhook: {
-    400: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook}`, { body: {} }),
+    400: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook()}`, { body: {} }),
     401: unauthorized('PATCH', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
     404: (f) => f.api('PATCH', `/Thai/v1/webhooks/${UNKNOWN.webhook}`, { body: { status: 'active' } }),
-    413: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook}`, { rawBody: OVERSIZED }),
-    422: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook}`, { body: { url: 'not a url' } }),
+    413: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook()}`, { rawBody: OVERSIZED }),
+    422: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook()}`, { body: { url: 'not a url' } }),
   },
   rotateWebhookSecret: {
-    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/rotate-secret`, { body: { expire_previous_in_seconds: 604_801 } }),
+    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/rotate-secret`, { body: { expire_previous_in_seconds: 604_801 } }),
     401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
     404: (f) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
     409: postTwice(`/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`, () => ({ expire_previous_in_seconds: 1 }), () => ({ expire_previous_in_seconds: 2 })),
-    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/rotate-secret`, { rawBody: OVERSIZED }),
+    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/rotate-secret`, { rawBody: OVERSIZED }),
   },
   sendWebhookTest: {
-    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/test`, { idempotencyKey: TOO_LONG_KEY }),
+    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/test`, { idempotencyKey: TOO_LONG_KEY }),
     401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`),
     404: (f) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`),
     409: reusedKey(
-      (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/test`, { idempotencyKey: key }),
+      (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/test`, { idempotencyKey: key }),
       (f, key) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`, { idempotencyKey: key }),
     ),
-    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/test`, { rawBody: OVERSIZED }),
+    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/test`, { rawBody: OVERSIZED }),
   },
   retryWebhookDelivery: {
-    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: TOO_LONG_KEY }),
+    400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: TOO_LONG_KEY }),
     401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries/${UNKNOWN.delivery}/retry`),
-    404: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`),
+    404: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`),
     409: reusedKey(
-      (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: key }),
+      (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: key }),
       (f, key) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: key }),
     ),
-    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook}/deliveries/${UNKNOWN.delivery}/retry`, { rawBody: OVERSIZED }),
+    413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`, { rawBody: OVERSIZED }),
   },
   listEvents: { 400: (f) => f.api('GET', '/Thai/v1/events?type=bonus'), 401: unauthorized('GET', '/Thai/v1/events') },
   retrieveEvent: {
@@ -196,7 +217,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     404: (f) => f.api('GET', `/Thai/v1/events/${UNKNOWN.event}`),
   },
   listWebhookDeliveries: {
-    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook}/deliveries?limit=abc`),
+    400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook()}/deliveries?limit=abc`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
   },
@@ -205,7 +226,12 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   createWithdrawal: {
     400: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: '100' } }),
     401: unauthorized('POST', '/Thai/v1/withdrawals'),
-    402: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 2_000_000_000 } }),
+    402: async (f) => {
+      const answer = await f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 2_000_000_000 } });
+      // A deployment's merchant withdraws only once the operator has set its payout account.
+      if (answer.status === 422 && (answer.json as { error?: { code?: string } }).error?.code === 'payout_account_missing') throw new NotRunHere('the merchant has no payout account (the operator sets it)');
+      return answer;
+    },
     409: postTwice('/Thai/v1/withdrawals', () => ({ amount: 100 }), () => ({ amount: 101 })),
     413: (f) => f.api('POST', '/Thai/v1/withdrawals', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 99 } }),
@@ -217,7 +243,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     404: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
   },
   confirmBankPayment: {
-    400: (f) => send(f.base, 'POST', `/bank/scb/confirmations/${bankSettings.callbackToken}`, { body: { transactionId: 'T1' } }),
-    404: (f) => send(f.base, 'POST', '/bank/scb/confirmations/not-the-token', { body: {} }),
+    400: needing(['bank'], (f) => f.send('POST', f.bankCallbackPath(), { body: { transactionId: 'T1' } })),
+    404: (f) => f.send('POST', '/bank/scb/confirmations/not-the-token', { body: {} }),
   },
 };

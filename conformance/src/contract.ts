@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 
-export const CONTRACT_PATH = fileURLToPath(new URL('../../../contract/openapi.yaml', import.meta.url));
+export const CONTRACT_PATH = fileURLToPath(new URL('../../contract/openapi.yaml', import.meta.url));
 
 type Json = Record<string, unknown>;
 interface ServerEntry {
@@ -21,12 +20,6 @@ export interface Contract extends Json {
 export const contract = parse(readFileSync(CONTRACT_PATH, 'utf8')) as Contract;
 
 const basePathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/, '');
-
-/**
- * The served-paths contract as the contract package ships it (every path under the base it is served at), for
- * tools that ignore the paths of `servers`: swagger-mock-validator, Prism.
- */
-export const SERVED_PATHS_CONTRACT = createRequire(import.meta.url).resolve('@payment-qr/contract/openapi.served-paths.yaml');
 
 const METHODS = ['get', 'post', 'delete', 'put', 'patch'] as const;
 
@@ -88,6 +81,14 @@ export const operations: Operation[] = Object.entries(contract.paths).flatMap(([
 
 /** What merchants call (through the SDK); the bank's confirmation callback is not: spec/bank-confirmation.test.ts checks it. */
 export const merchantOperations: Operation[] = operations.filter((op) => op.operationId !== 'confirmBankPayment');
+
+/** The operation a request goes to (any of its served paths), for failure messages. */
+export function operationAt(method: string, path: string): Operation | undefined {
+  const bare = path.split('?')[0]!;
+  return operations.find(
+    (op) => op.method === method.toLowerCase() && [op.servedPath, op.servedPath.replace(/^\/Thai\/v1\//, '/v1/')].some((served) => new RegExp(`^${served.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare)),
+  );
+}
 
 export const operation = (operationId: string): Operation => {
   const found = operations.find((op) => op.operationId === operationId);

@@ -1,0 +1,123 @@
+import { isDeepStrictEqual } from 'node:util';
+import { operationAt } from './contract.js';
+import { asMerchant, describeExchange, maskKeys, type Budget, type Exchange, type Send } from './http.js';
+import type { Target } from './target.js';
+
+/** What a check needs beyond HTTP to a service; a target that lacks it reports the check as not run here, saying why. */
+export type Requirement = 'state' | 'operator' | 'clock' | 'bank' | 'rate-limit' | 'deliveries-wait' | 'receiver';
+
+export const WHY_NOT_HERE: Record<Requirement, string> = {
+  state: 'needs a real service: the target keeps nothing it is sent (a mock?)',
+  operator: "needs an in-process run (npm test): it needs the operator's powers (merchants of its own, a payout account)",
+  clock: "needs an in-process run (npm test): it moves the service's clock",
+  bank: 'needs an in-process run (npm test): it needs the bank simulator of a BANK=scb service',
+  'rate-limit': 'needs an in-process run (npm test): it needs a service limited to 1 request a second on a stopped clock',
+  'deliveries-wait': "needs an in-process run (npm test): a deployment's dispatcher attempts deliveries at once, and the pact expects one untouched",
+  receiver: 'needs --receiver-host (a receiver the service can reach)',
+};
+
+/** A merchant for one check: the operator's new one (in-process), or the deployment's own key. */
+export interface Merchant {
+  apiKey: string;
+  /** Known only when the operator made it. */
+  merchantId?: string;
+  /** True when nothing but this run's records is in it. */
+  fresh: boolean;
+  api: Send;
+}
+
+/** Everything a check may use: the target, a bounded client, and what makes this run's keys and records its own. */
+export interface Kit {
+  target: Target;
+  send: Send;
+  budget: Budget;
+  /** Unique per run: in idempotency keys and references, so that runs against one deployment never collide. */
+  runId: string;
+  /** fast-check's seed for the generated requests. */
+  seed: number;
+  /** False when the target keeps nothing it is sent (found out before the checks run). */
+  keepsState: boolean;
+  /** False when the first request found no service at the address: nothing else is tried. */
+  reachable: boolean;
+  merchant(): Promise<Merchant>;
+}
+
+export interface Check {
+  name: string;
+  requires?: Requirement[];
+  run(): Promise<void>;
+}
+
+export interface Group {
+  name: string;
+  title: string;
+  checks(kit: Kit): Check[];
+  /** After its checks: what the group left on a deployment (its webhooks) is removed. */
+  cleanup?(kit: Kit): Promise<void>;
+}
+
+/** The first requirement the kit's target cannot meet, if any. */
+export function unmet(kit: Kit, requires: Requirement[] = []): Requirement | undefined {
+  const { target } = kit;
+  const has: Record<Requirement, boolean> = {
+    state: kit.keepsState,
+    operator: target.operator !== undefined,
+    clock: target.clock !== undefined,
+    bank: target.bank !== undefined,
+    'rate-limit': target.rateLimitPerSecond === 1 && target.clock !== undefined,
+    'deliveries-wait': target.deliveriesWait === true,
+    receiver: target.receiver !== undefined,
+  };
+  return requires.find((requirement) => !has[requirement]);
+}
+
+/** A check that found the service answering otherwise than the contract says: the message says where and how. */
+export class CheckFailure extends Error {}
+/** Found out while running: this target cannot run the check (e.g. a deployment refusing the webhook URLs the pact uses). */
+export class NotRunHere extends Error {}
+
+/** Fails the check; with the exchange, the message names its operation (the contract's operationId) and the request. */
+export const fail = (what: string, exchange?: Exchange): never => {
+  if (!exchange) throw new CheckFailure(maskKeys(what));
+  const operationId = operationAt(exchange.method, exchange.path)?.operationId;
+  const named = operationId && !what.startsWith(operationId) ? `${operationId}: ${what}` : what;
+  throw new CheckFailure(maskKeys(`${named}\n  ${describeExchange(exchange)}`));
+};
+
+export function must(condition: unknown, what: string, exchange?: Exchange): asserts condition {
+  if (!condition) fail(what, exchange);
+}
+
+const shown = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
+
+export function mustEqual(actual: unknown, expected: unknown, what: string, exchange?: Exchange): void {
+  if (!isDeepStrictEqual(actual, expected)) fail(`${what}: expected ${shown(expected)}, got ${shown(actual)}`, exchange);
+}
+
+/** The status the contract documents for this request; anything else names the operation and what came back. */
+export function mustAnswer(operationId: string, exchange: Exchange, status: number): void {
+  if (exchange.status !== status) fail(`${operationId}: expected HTTP ${status}, got HTTP ${exchange.status}`, exchange);
+}
+
+/** No differences from the contract, or each one named. */
+export function mustHaveNoProblems(problems: string[], exchange: Exchange): void {
+  if (problems.length > 0) fail(`${problems.join('\n')}`, exchange);
+}
+
+/** Work several checks share (records they read), done once, on first use. */
+export function once<T>(work: () => Promise<T>): () => Promise<T> {
+  let done: Promise<T> | undefined;
+  return () => (done ??= work());
+}
+
+/** A merchant for a check, given a target: a new one from its operator, else the deployment's key. */
+export function merchantOf(target: Target, send: Send): () => Promise<Merchant> {
+  return async () => {
+    if (target.operator) {
+      const { merchantId, apiKey } = await target.operator.newMerchant();
+      return { apiKey, merchantId, fresh: true, api: asMerchant(send, apiKey) };
+    }
+    if (!target.apiKey) throw new Error('the target has neither an operator nor an API key');
+    return { apiKey: target.apiKey, fresh: false, api: asMerchant(send, target.apiKey) };
+  };
+}

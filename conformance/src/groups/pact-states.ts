@@ -1,0 +1,113 @@
+import type { Kit, Merchant, Requirement } from '../check.js';
+import { fail } from '../check.js';
+import { records, type Records } from '../records.js';
+
+type Params = Record<string, unknown>;
+const num = (params: Params, name: string, fallback: number): number => (typeof params[name] === 'number' ? params[name] : fallback);
+const str = (params: Params, name: string): string | undefined => (typeof params[name] === 'string' ? params[name] : undefined);
+const DEFAULT_URL = 'https://127.0.0.1:8443/hooks/promptpay';
+
+export interface StateContext {
+  kit: Kit;
+  /** The interaction's merchant: every state of one interaction shares it. */
+  merchant: Merchant;
+  records: Records;
+}
+
+export interface ProviderState {
+  /** What the state needs beyond the API: a deployment reports its interactions as not run here. */
+  requires?: Requirement[];
+  /** Makes the records, and answers the ids the interaction's path, headers and body read with fromProviderState. */
+  setup(context: StateContext, params: Params): Promise<Record<string, string>>;
+}
+
+const ids = ({ paymentId, qrCodeId }: { paymentId: string; qrCodeId: string }) => ({ payment_id: paymentId, qr_code_id: qrCodeId });
+
+/**
+ * The provider states of the SDK's pact, made through the API and the sandbox's test helpers as a merchant would, so
+ * that they work against any deployment with a sandbox key. Each state makes its own records and returns their ids;
+ * the interaction reads only those, or the newest of a list, so that what a deployment already holds does not matter.
+ * Where an interaction reads everything a merchant holds, the pact says so with the state 'a new merchant'.
+ */
+export const PROVIDER_STATES: Record<string, ProviderState> = {
+  // Lists read whole (totals, every item alike) hold only what the interaction's states make.
+  'a new merchant': { requires: ['operator'], setup: async () => ({}) },
+
+  'a merchant exists': { setup: async () => ({}) },
+
+  'a pending payment exists': { setup: async ({ records }, params) => ids(await records.pendingPayment(num(params, 'amount', 150000), str(params, 'reference'))) },
+
+  'an expired payment exists': { setup: async ({ records }, params) => ids(await records.expiredPayment(num(params, 'amount', 25000))) },
+
+  'a succeeded payment exists': {
+    setup: async ({ records }, params) => {
+      const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
+      const refunded = num(params, 'refunded_amount', 0);
+      if (refunded > 0) await records.refund(paymentId, refunded);
+      return { payment_id: paymentId };
+    },
+  },
+
+  'a refund exists': {
+    setup: async ({ records }, params) => {
+      const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
+      return { payment_id: paymentId, refund_id: await records.refund(paymentId, num(params, 'refund_amount', 50000), str(params, 'reason')) };
+    },
+  },
+
+  'the merchant has a payment history': {
+    setup: async ({ records }, params) => {
+      for (let i = 0; i < num(params, 'pending', 0); i += 1) await records.pendingPayment(10000 + i);
+      for (let i = 0; i < num(params, 'succeeded', 0); i += 1) {
+        const { paymentId } = await records.succeededPayment(20000 + i);
+        if (i < num(params, 'refunded', 0)) await records.refund(paymentId, 5000);
+      }
+      return {};
+    },
+  },
+
+  // The balance is the merchant's whole history, and the payout account is the operator's to set (unless `payout_account` is false).
+  'the merchant has a balance': {
+    requires: ['operator'],
+    setup: async ({ kit, merchant, records }, params) => {
+      if (params.payout_account !== false) await kit.target.operator!.setPayoutAccount(merchant.merchantId!);
+      const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
+      const withdrawn = num(params, 'withdrawn', 0);
+      return { payment_id: paymentId, ...(withdrawn > 0 ? { withdrawal_id: await records.paidOutWithdrawal(withdrawn, str(params, 'description')) } : {}) };
+    },
+  },
+
+  'a QR code was created with an idempotency key': {
+    setup: async ({ merchant }, params) => {
+      const first = await merchant.api('POST', '/Thai/v1/qr-codes', { body: params.request, idempotencyKey: String(params.idempotency_key) });
+      if (first.status !== 200) fail(`setting up: the first request with Idempotency-Key ${String(params.idempotency_key)} answered HTTP ${first.status}`, first);
+      return {};
+    },
+  },
+
+  'a webhook exists': {
+    setup: async ({ records }, params) => ({
+      webhook_id: await records.webhook(str(params, 'url') ?? DEFAULT_URL, Array.isArray(params.events) ? (params.events as string[]) : ['payment.succeeded']),
+    }),
+  },
+
+  // Deliveries are written with the event; where no dispatcher runs, this one stays as written.
+  'a webhook with a pending delivery exists': {
+    requires: ['deliveries-wait'],
+    setup: async ({ records }, params) => {
+      const webhookId = await records.webhook(str(params, 'url') ?? DEFAULT_URL, ['payment.pending']);
+      await records.pendingPayment(num(params, 'amount', 150000));
+      return { webhook_id: webhookId, delivery_id: await records.latestDeliveryId(webhookId) };
+    },
+  },
+
+  // Events are recorded whether or not a webhook subscribes: these payments make `count` payment.pending events.
+  'the merchant has events': {
+    setup: async ({ records }, params) => {
+      for (let i = 0; i < num(params, 'count', 1); i += 1) await records.pendingPayment(num(params, 'amount', 150000));
+      return { event_id: await records.latestEventId() };
+    },
+  },
+};
+
+export const stateContext = (kit: Kit, merchant: Merchant): StateContext => ({ kit, merchant, records: records(merchant) });

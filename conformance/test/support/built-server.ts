@@ -1,0 +1,74 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freshPostgresDatabase } from './in-process.js';
+import { freePort } from './prism.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const KEY = /sk_test_[A-Za-z0-9_-]+/;
+
+export interface BuiltServer {
+  url: string;
+  /** The sandbox key a QA engineer would be handed. */
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service as deployed, in a process the kit does not start: `node server/dist/main.js` (the build), on PostgreSQL
+ * when DATABASE_URL is set (a fresh database; the merchant made with the CLI, as an operator does), else on the embedded
+ * database in a temporary data directory (the sandbox merchant the first start prints). Its dispatcher runs; private
+ * webhook URLs are allowed (as on a staging deployment that the pact's loopback URLs must reach) unless told otherwise.
+ */
+export async function startBuiltServer(options: { privateWebhookUrls?: boolean } = {}): Promise<BuiltServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'payment-qr-built-'));
+  const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dataDir, 'pglite'),
+    WEBHOOK_ALLOW_PRIVATE_URLS: String(options.privateWebhookUrls ?? true),
+    LOG_LEVEL: 'warn',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  };
+  if (!postgres) delete env.DATABASE_URL;
+  let apiKey = '';
+  if (postgres) {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'server/src/cli.ts', 'merchants', 'create', '--name', 'QA merchant', '--json', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'QA merchant'],
+      { cwd: ROOT, env },
+    );
+    apiKey = (JSON.parse(stdout) as { api_key: string }).api_key;
+  }
+  const child = spawn(process.execPath, ['server/dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 200) {
+    if (child.exitCode !== null) throw new Error(`the built server exited with ${child.exitCode}:\n${output}`);
+    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (!apiKey) apiKey = KEY.exec(output)?.[0] ?? '';
+    if (healthy && apiKey) break;
+    if (waited > 90_000) throw new Error(`the built server did not start within 90 s:\n${output}`);
+    await sleep(200);
+  }
+  return {
+    url,
+    apiKey,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await postgres?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

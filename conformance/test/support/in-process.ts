@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { LOCAL_BANK, startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
+import { createMerchant, setPayoutAccount } from '../../../server/src/app/merchants.js';
+import { loadConfig } from '../../../server/src/config.js';
+import { startServer, type RunningServer } from '../../../server/src/main.js';
+import type { ManualClock, Target } from '../../src/target.js';
+
+export interface Service {
+  url: string;
+  /** What the kit points at: the service, with the operator's powers a URL never has. */
+  target: Target;
+  running: RunningServer;
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: ManualClock;
+  env?: Record<string, string>;
+  /** BANK=scb, with an SCB simulator that sends no confirmation by itself. */
+  bank?: boolean;
+  /** The webhook dispatcher runs, and a receiver on loopback takes its deliveries. */
+  dispatcher?: boolean;
+}
+
+/** A clock the check moves by hand (a port of the service): several records can share one creation time. */
+export function manualClock(start: Date): ManualClock {
+  let now = start.getTime();
+  return { now: () => new Date(now), set: (at) => void (now = at.getTime()) };
+}
+
+/** On PostgreSQL each service gets a database of its own, dropped when it stops. */
+export async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `pqr_conformance_${randomBytes(6).toString('hex')}`;
+  const query = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await query(`CREATE DATABASE ${name}`);
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return { url: fresh.toString(), drop: () => query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+const PAYOUT_ACCOUNT = { bankCode: '014', accountNumber: '1234567890', accountName: 'Noodle Shop Co., Ltd.' };
+
+/**
+ * The real service, started through its own composition root (startServer with a config): real adapters, a real
+ * database (in-memory PGlite, or a fresh PostgreSQL database when DATABASE_URL is set), no response validation of its
+ * own, so the kit's checks are the only judge. The rate limit is on but out of reach, so its fields are on every answer.
+ */
+export async function startService(options: ServiceOptions = {}): Promise<Service> {
+  const bank: BankSimulator | null = options.bank ? await startBankSimulator({ ...LOCAL_BANK }) : null;
+  const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    WEBHOOK_DISPATCHER: options.dispatcher ? 'on' : 'off',
+    // Webhook URLs in the pacts point at 127.0.0.1: no DNS, no public host needed (the documented test setting).
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...(bank
+      ? {
+          BANK: 'scb',
+          SCB_API_BASE_URL: bank.url,
+          SCB_API_KEY: LOCAL_BANK.apiKey,
+          SCB_API_SECRET: LOCAL_BANK.apiSecret,
+          SCB_BILLER_ID: LOCAL_BANK.billerId,
+          SCB_CALLBACK_TOKEN: LOCAL_BANK.callbackToken,
+          BANK_RECONCILE_INTERVAL_MS: '3600000',
+        }
+      : {}),
+    ...options.env,
+  });
+  const running = await startServer(config, { clock: options.clock, validateResponses: false, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const { services } = running.runtime;
+  const target: Target = {
+    baseUrl: running.url,
+    operator: {
+      async newMerchant({ live = false } = {}) {
+        const { merchant, apiKey } = await createMerchant(services, { name: 'Conformance merchant', mode: live ? 'live' : 'test', account: { kind: 'promptpay_id', id: '0812345678' } });
+        return { merchantId: merchant.id, apiKey };
+      },
+      async setPayoutAccount(merchantId) {
+        await setPayoutAccount(services, merchantId, PAYOUT_ACCOUNT);
+      },
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(bank ? { bank: { pay: (qrData: string) => bank.pay({ qr_data: qrData }), callbackPath: `/bank/scb/confirmations/${LOCAL_BANK.callbackToken}` } } : {}),
+    ...(config.rateLimitPerSecond === 1 ? { rateLimitPerSecond: 1 } : {}),
+    deliveriesWait: !options.dispatcher,
+    ...(options.dispatcher ? { receiver: { host: '127.0.0.1', port: 0 } } : {}),
+  };
+  return {
+    url: running.url,
+    target,
+    running,
+    async stop() {
+      await running.stop();
+      await postgres?.drop();
+      await bank?.stop();
+    },
+  };
+}
