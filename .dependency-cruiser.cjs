@@ -29,7 +29,8 @@ module.exports = {
     },
     {
       name: 'adapters-do-not-cross',
-      comment: 'an adapter never imports another adapter (but the one CSV writer, adapters/csv, every file goes through); only the composition root names concrete adapters',
+      comment:
+        'an adapter never imports another adapter (but the one CSV writer, adapters/csv, every file goes through); only the composition root names concrete adapters',
       severity: 'error',
       from: { path: '^server/src/adapters/([^/]+)/' },
       to: { path: '^server/src/adapters/', pathNot: '^server/src/adapters/($1|csv)/' },

@@ -15,8 +15,10 @@ const WRONG_TYPES: unknown[] = [null, 'text', '', 1.5, -1, 0, true, [], {}];
 
 function stringOf(schema: Schema): fc.Arbitrary<string> {
   if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
-  if (schema.format === 'date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
-  if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  if (schema.format === 'date-time')
+    return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (schema.format === 'date')
+    return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
   const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
   const short = fc.string({ minLength, maxLength: Math.min(maxLength ?? 40, 40) });
@@ -34,7 +36,10 @@ function integerOf(schema: Schema): fc.Arbitrary<number> {
       { arbitrary: fc.integer({ min: range.maximum + 1, max: 2 ** 31 }), weight: 1 },
     );
   }
-  return fc.integer({ min: typeof schema.minimum === 'number' ? schema.minimum : -(2 ** 31), max: typeof schema.maximum === 'number' ? schema.maximum : 2 ** 31 - 1 });
+  return fc.integer({
+    min: typeof schema.minimum === 'number' ? schema.minimum : -(2 ** 31),
+    max: typeof schema.maximum === 'number' ? schema.maximum : 2 ** 31 - 1,
+  });
 }
 
 function objectOf(schema: Schema, hints: Hints): fc.Arbitrary<Record<string, unknown>> {

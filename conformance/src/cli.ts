@@ -65,7 +65,10 @@ export function parseOptions(argv: string[]): Options | 'help' {
   const apiKey = values['api-key'];
   if (!apiKey) throw new UsageError('--api-key is required (a sandbox key, sk_test_...)');
   // Refused before any request: the kit makes payments, refunds, withdrawals and webhooks.
-  if (/^(sk|rk)_live_/.test(apiKey)) throw new UsageError(`refused: ${maskKeys(apiKey)} is a live key; the kit makes payments, refunds and webhooks, so it takes a sandbox key (sk_test_...) only`);
+  if (/^(sk|rk)_live_/.test(apiKey))
+    throw new UsageError(
+      `refused: ${maskKeys(apiKey)} is a live key; the kit makes payments, refunds and webhooks, so it takes a sandbox key (sk_test_...) only`,
+    );
   if (!apiKey.startsWith('sk_test_')) throw new UsageError(`--api-key: ${maskKeys(apiKey)} is not a sandbox secret key (sk_test_...)`);
   const baseUrl = values['base-url'];
   if (!baseUrl) throw new UsageError('--base-url is required');
@@ -76,7 +79,10 @@ export function parseOptions(argv: string[]): Options | 'help' {
     throw new UsageError(`--base-url: '${baseUrl}' is not a URL`);
   }
   if (!['http:', 'https:'].includes(parsed.protocol)) throw new UsageError(`--base-url: '${baseUrl}' must be http or https`);
-  const only = (values.only ?? []).flatMap((name) => name.split(',')).map((name) => name.trim()).filter(Boolean);
+  const only = (values.only ?? [])
+    .flatMap((name) => name.split(','))
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = only.filter((name) => !groupNames().includes(name));
   if (unknown.length) throw new UsageError(`--only: unknown group ${unknown.join(', ')} (groups: ${groupNames().join(', ')})`);
   const host = values['receiver-host'];

@@ -86,7 +86,9 @@ export const merchantOperations: Operation[] = operations.filter((op) => op.oper
 export function operationAt(method: string, path: string): Operation | undefined {
   const bare = path.split('?')[0]!;
   return operations.find(
-    (op) => op.method === method.toLowerCase() && [op.servedPath, op.servedPath.replace(/^\/Thai\/v1\//, '/v1/')].some((served) => new RegExp(`^${served.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare)),
+    (op) =>
+      op.method === method.toLowerCase() &&
+      [op.servedPath, op.servedPath.replace(/^\/Thai\/v1\//, '/v1/')].some((served) => new RegExp(`^${served.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare)),
   );
 }
 
@@ -115,9 +117,17 @@ export function validatorFor(schema: Json): ValidateFunction {
 }
 
 export const describeErrors = (errors: ErrorObject[] | null | undefined): string =>
-  (errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`).join('; ');
+  (errors ?? [])
+    .map(
+      (e) =>
+        `${e.instancePath || '(body)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+    )
+    .join('; ');
 
 export const schemaRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
 /** The contract's own table of each error code's HTTP status and type. */
-export const errorCodeTable = contract.components.schemas.ErrorCode as { 'x-http-status-by-code': Record<string, number>; 'x-error-type-by-code': Record<string, string> };
+export const errorCodeTable = contract.components.schemas.ErrorCode as {
+  'x-http-status-by-code': Record<string, number>;
+  'x-error-type-by-code': Record<string, string>;
+};

@@ -77,11 +77,14 @@ export function describeRequest(request: SentRequest): string {
   const headers = Object.entries(request.headers)
     .filter(([name]) => name !== 'content-type')
     .map(([name, value]) => `${name}: ${value}`);
-  return maskKeys(`${request.method} ${request.path}${headers.length ? ` [${headers.join('; ')}]` : ''}${request.body === undefined ? '' : ` body ${clip(request.body)}`}`);
+  return maskKeys(
+    `${request.method} ${request.path}${headers.length ? ` [${headers.join('; ')}]` : ''}${request.body === undefined ? '' : ` body ${clip(request.body)}`}`,
+  );
 }
 
 /** An exchange in one paragraph: the request, then what came back. */
-export const describeExchange = (exchange: Exchange): string => `${describeRequest(exchange.request)}\n  -> HTTP ${exchange.status} ${maskKeys(clip(exchange.text))}`;
+export const describeExchange = (exchange: Exchange): string =>
+  `${describeRequest(exchange.request)}\n  -> HTTP ${exchange.status} ${maskKeys(clip(exchange.text))}`;
 
 const MAX_WAIT_FOR_429_S = 10;
 const RESENDS_ON_429 = 5;

@@ -37,7 +37,9 @@ export async function startReceiver(options: { host: string; port: number; publi
         } catch {
           payload = undefined;
         }
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+        );
         received.push({ headers, body, payload });
       }
       response.writeHead(request.method === 'POST' ? 204 : 404).end();

@@ -49,11 +49,18 @@ export function records(merchant: Merchant) {
     failedPayment: (amount: number) => settled(amount, 'fail'),
     expiredPayment: (amount: number) => settled(amount, 'expire'),
     refund: async (paymentId: string, amount?: number, reason?: string) =>
-      String(made('a refund', await api('POST', '/Thai/v1/refunds', { body: { payment_id: paymentId, ...(amount ? { amount } : {}), ...(reason ? { reason } : {}) } })).refund_id),
+      String(
+        made(
+          'a refund',
+          await api('POST', '/Thai/v1/refunds', { body: { payment_id: paymentId, ...(amount ? { amount } : {}), ...(reason ? { reason } : {}) } }),
+        ).refund_id,
+      ),
     webhook: async (url: string, events: string[] = ['payment.pending']) => {
       const answer = await api('POST', '/Thai/v1/webhooks', { body: { url, events } });
       if (answer.status === 422 && codeOf(answer) === 'invalid_url') {
-        throw new NotRunHere(`the service refuses the webhook URL ${url} (a deployment accepts loopback and http URLs only with WEBHOOK_ALLOW_PRIVATE_URLS=true)`);
+        throw new NotRunHere(
+          `the service refuses the webhook URL ${url} (a deployment accepts loopback and http URLs only with WEBHOOK_ALLOW_PRIVATE_URLS=true)`,
+        );
       }
       if (answer.status === 422 && codeOf(answer) === 'webhook_limit_reached') {
         throw new NotRunHere('the merchant has as many webhook endpoints as it may hold: delete some of them first');

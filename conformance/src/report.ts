@@ -32,7 +32,12 @@ export function writeJunit(results: Result[], file: string): void {
   const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
   for (const result of results) {
     if (!suites.has(result.group)) suites.set(result.group, builder.testSuite().name(`payment-qr-conformance ${result.group}`));
-    const testCase = suites.get(result.group)!.testCase().className(`payment-qr-conformance.${result.group}`).name(result.name).time(result.ms / 1000);
+    const testCase = suites
+      .get(result.group)!
+      .testCase()
+      .className(`payment-qr-conformance.${result.group}`)
+      .name(result.name)
+      .time(result.ms / 1000);
     if (result.outcome === 'failed') testCase.failure(result.message ?? 'failed');
     if (result.outcome === 'not-run') testCase.skipped().standardOutput(result.message ?? '');
   }

@@ -46,7 +46,13 @@ export function kitFor(target: Target, options: { limits?: Limits; seed?: number
 /** Runs one check: passed, failed with what differed, or not run here and why. */
 export async function runCheck(kit: Kit, group: string, check: Check): Promise<Result> {
   const started = Date.now();
-  const result = (outcome: Result['outcome'], message?: string): Result => ({ group, name: check.name, outcome, ...(message ? { message: maskKeys(message) } : {}), ms: Date.now() - started });
+  const result = (outcome: Result['outcome'], message?: string): Result => ({
+    group,
+    name: check.name,
+    outcome,
+    ...(message ? { message: maskKeys(message) } : {}),
+    ms: Date.now() - started,
+  });
   const missing = unmet(kit, check.requires);
   if (missing) return result('not-run', WHY_NOT_HERE[missing]);
   try {

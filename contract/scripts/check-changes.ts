@@ -9,7 +9,10 @@ import { parse } from 'yaml';
 
 const here = (path: string): URL => new URL(`../${path}`, import.meta.url);
 const byVersion = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
-const lastRelease = readdirSync(here('releases')).filter((file) => file.endsWith('.yaml')).sort(byVersion).at(-1);
+const lastRelease = readdirSync(here('releases'))
+  .filter((file) => file.endsWith('.yaml'))
+  .sort(byVersion)
+  .at(-1);
 if (!lastRelease) throw new Error('contract/releases/ holds no released contract to compare with');
 
 const before: unknown = parse(readFileSync(here(`releases/${lastRelease}`), 'utf8'));

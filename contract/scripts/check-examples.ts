@@ -117,7 +117,18 @@ function checkExample(where: string, schema: Json | undefined, value: Json | und
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SUBSCHEMA_SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
+const SUBSCHEMA_SINGLE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
 
 /** Checks the `examples` (and deprecated `example`) of a schema and of every inline subschema. */
 function walkSchema(schema: Json | undefined, where: string): void {
@@ -188,7 +199,10 @@ const errorCodeSchema = asObject(component('schemas')['ErrorCode']);
 const errorCodes = (errorCodeSchema['enum'] as string[] | undefined) ?? [];
 const typeByCode = asObject(errorCodeSchema['x-error-type-by-code']);
 const statusByCode = asObject(errorCodeSchema['x-http-status-by-code']);
-for (const [label, map] of [['x-error-type-by-code', typeByCode], ['x-http-status-by-code', statusByCode]] as const) {
+for (const [label, map] of [
+  ['x-error-type-by-code', typeByCode],
+  ['x-http-status-by-code', statusByCode],
+] as const) {
   const keys = Object.keys(map).sort().join(',');
   if (keys !== [...errorCodes].sort().join(',')) failures.push(`components/schemas/ErrorCode/${label}: keys differ from the enum`);
 }
@@ -216,7 +230,8 @@ function checkErrorResponse(response: JsonObject, status: string, where: string)
     const error = asObject(asObject(value)['error']);
     const code = String(error['code']);
     if (typeByCode[code] !== error['type']) failures.push(`${where}: example ${name}: type ${String(error['type'])} does not match code ${code}`);
-    if (String(statusByCode[code]) !== status) failures.push(`${where}: example ${name}: code ${code} is documented as ${String(statusByCode[code])}, not ${status}`);
+    if (String(statusByCode[code]) !== status)
+      failures.push(`${where}: example ${name}: code ${code} is documented as ${String(statusByCode[code])}, not ${status}`);
   }
 }
 
@@ -278,7 +293,8 @@ function checkOperations(section: 'paths' | 'webhooks'): number {
         if (/^[45]/.test(status)) {
           if (!page || asObject(response['content'])['application/json'] !== undefined) checkErrorResponse(response, status, `${where}/responses/${status}`);
         } else if (/^2/.test(status)) {
-          if (isPost && !hasRef(asObject(headers['Idempotent-Replayed'])['schema'], REPLAYED_SCHEMA_REF)) failures.push(`${where}/responses/${status}: POST success without Idempotent-Replayed header`);
+          if (isPost && !hasRef(asObject(headers['Idempotent-Replayed'])['schema'], REPLAYED_SCHEMA_REF))
+            failures.push(`${where}/responses/${status}: POST success without Idempotent-Replayed header`);
           const json = asObject(response['content'])['application/json'];
           if (json !== undefined && exampleCount(json) === 0) {
             failures.push(`${where}/responses/${status}: JSON response has no example`);
@@ -300,6 +316,4 @@ if (failures.length > 0) {
   for (const failure of failures) console.error(`  - ${failure}`);
   process.exit(1);
 }
-console.log(
-  `check-examples: ${examplesChecked} example validations passed across ${pathOperations} operations and ${webhookOperations} webhooks.`,
-);
+console.log(`check-examples: ${examplesChecked} example validations passed across ${pathOperations} operations and ${webhookOperations} webhooks.`);

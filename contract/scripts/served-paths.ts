@@ -37,7 +37,12 @@ export function splitServerUrl(url: string): { origin: string; base: string } {
 
 /** A distinct operationId for an alias: `createQrCode` under `/v1` -> `createQrCodeV1`; under the origin's root -> `createQrCodeRoot`. */
 const aliasOperationId = (operationId: string, base: string): string =>
-  operationId + (base.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('') || 'Root');
+  operationId +
+  (base
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('') || 'Root');
 
 const originServers = (servers: ServerObject[]): ServerObject[] => {
   const seen = new Map<string, ServerObject>();
@@ -105,7 +110,10 @@ export function servedPaths(contract: OpenApiDocument): OpenApiDocument {
 export function writeServedPaths(): void {
   const document = servedPaths(parse(readFileSync(contractPath, 'utf8')) as OpenApiDocument);
   mkdirSync(fileURLToPath(new URL('../src/generated/', import.meta.url)), { recursive: true });
-  writeFileSync(servedPathsYamlPath, `# Generated from openapi.yaml by contract/scripts/served-paths.ts. Do not edit.\n${stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })}`);
+  writeFileSync(
+    servedPathsYamlPath,
+    `# Generated from openapi.yaml by contract/scripts/served-paths.ts. Do not edit.\n${stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })}`,
+  );
   writeFileSync(servedPathsJsonPath, `${JSON.stringify(document, null, 2)}\n`);
 }
 

@@ -47,7 +47,10 @@ describe('servedPaths', () => {
   });
 
   it('refuses two operations on one served path and method', () => {
-    const clash: OpenApiDocument = { servers: [{ url: '/Thai' }], paths: { '/v1/x': { get: op('a') }, '/x': { servers: [{ url: '/Thai/v1' }], get: op('b') } } };
+    const clash: OpenApiDocument = {
+      servers: [{ url: '/Thai' }],
+      paths: { '/v1/x': { get: op('a') }, '/x': { servers: [{ url: '/Thai/v1' }], get: op('b') } },
+    };
     expect(() => servedPaths(clash)).toThrow(/GET \/Thai\/v1\/x is served twice/);
   });
 
@@ -72,7 +75,9 @@ describe('the shipped served-paths contract', () => {
 
   it('serves every operation at its canonical base and the documented aliases', () => {
     const paths = Object.keys(expected.paths ?? {});
-    expect(paths).toEqual(expect.arrayContaining(['/Thai/v1/payments/{payment_id}', '/v1/payments/{payment_id}', '/Thai/qr-codes', '/Thai/qr-codes/{qr_code_id}/image']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/Thai/v1/payments/{payment_id}', '/v1/payments/{payment_id}', '/Thai/qr-codes', '/Thai/qr-codes/{qr_code_id}/image']),
+    );
     expect(expected.servers).toEqual([{ url: 'http://127.0.0.1:3000' }]);
   });
 });

@@ -6,7 +6,6 @@
  */
 import { LOCAL_BANK, startBankSimulator } from './simulator.js';
 
-
 function rate(name: string): number {
   const value = Number(process.env[name] ?? 0);
   if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a number from 0 to 1`);
@@ -23,7 +22,11 @@ const bank = await startBankSimulator({
   billerId: env.SCB_BILLER_ID ?? LOCAL_BANK.billerId,
   callbackUrl,
   retryDelayMs: Number(env.BANK_SIMULATOR_RETRY_DELAY_MS ?? 12_000),
-  knobs: { dropRate: rate('BANK_SIMULATOR_DROP_RATE'), duplicateRate: rate('BANK_SIMULATOR_DUPLICATE_RATE'), delayMs: Number(env.BANK_SIMULATOR_DELAY_MS ?? 0) },
+  knobs: {
+    dropRate: rate('BANK_SIMULATOR_DROP_RATE'),
+    duplicateRate: rate('BANK_SIMULATOR_DUPLICATE_RATE'),
+    delayMs: Number(env.BANK_SIMULATOR_DELAY_MS ?? 0),
+  },
 });
 console.log(
   [

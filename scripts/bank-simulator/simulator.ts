@@ -165,7 +165,12 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
       let status: number | null = null;
       let body = '';
       try {
-        const response = await fetch(callbackUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(confirmation), signal: AbortSignal.timeout(10_000) });
+        const response = await fetch(callbackUrl!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(confirmation),
+          signal: AbortSignal.timeout(10_000),
+        });
         status = response.status;
         body = await response.text();
       } catch (error) {

@@ -74,7 +74,16 @@ app.post('/qr-codes', async (req, res, next) => {
   try {
     const merchant = merchantOf(req);
     if (!merchant) return unauthorized(res);
-    const body = req.body as { amount: unknown; currency?: string; reference?: string; expiry_minutes?: number; client_name?: string; client_bank_name?: string; client_bank_account?: string; metadata?: object };
+    const body = req.body as {
+      amount: unknown;
+      currency?: string;
+      reference?: string;
+      expiry_minutes?: number;
+      client_name?: string;
+      client_bank_name?: string;
+      client_bank_account?: string;
+      metadata?: object;
+    };
     if (!Number.isInteger(body.amount)) return void res.status(400).json({ error: { code: 'invalid_request', param: 'amount' } });
     const amount = body.amount as number;
     const now = new Date();
@@ -97,11 +106,31 @@ app.post('/qr-codes', async (req, res, next) => {
       status: 'pending',
       metadata,
     });
-    const event = JSON.stringify({ id: eventId, event: 'payment.pending', timestamp: now.toISOString(), data: { payment_id: paymentId, status: 'pending', amount } });
+    const event = JSON.stringify({
+      id: eventId,
+      event: 'payment.pending',
+      timestamp: now.toISOString(),
+      data: { payment_id: paymentId, status: 'pending', amount },
+    });
     const key = req.get('idempotency-key');
     const values = [
-      paymentId, merchant.id, qrCodeId, amount, body.currency ?? 'THB', body.reference ?? null, body.client_name ?? null, body.client_bank_name ?? null,
-      body.client_bank_account ?? null, JSON.stringify(metadata), now, expiresAt, qrData, reference, randomIds.next('transaction'), eventId, event,
+      paymentId,
+      merchant.id,
+      qrCodeId,
+      amount,
+      body.currency ?? 'THB',
+      body.reference ?? null,
+      body.client_name ?? null,
+      body.client_bank_name ?? null,
+      body.client_bank_account ?? null,
+      JSON.stringify(metadata),
+      now,
+      expiresAt,
+      qrData,
+      reference,
+      randomIds.next('transaction'),
+      eventId,
+      event,
     ];
     const { rows } = await pool.query(
       key === undefined ? { name: 'qr', text: INSERT_QR, values } : { name: 'qr_keyed', text: INSERT_KEYED_QR, values: [...values, key, answer] },
@@ -117,7 +146,11 @@ app.get('/payments/:id', async (req, res, next) => {
   try {
     const merchant = merchantOf(req);
     if (!merchant) return unauthorized(res);
-    const { rows } = await pool.query({ name: 'payment', text: 'SELECT * FROM bare.payments WHERE id = $1 AND merchant_id = $2', values: [req.params.id, merchant.id] });
+    const { rows } = await pool.query({
+      name: 'payment',
+      text: 'SELECT * FROM bare.payments WHERE id = $1 AND merchant_id = $2',
+      values: [req.params.id, merchant.id],
+    });
     if (!rows[0]) return void res.status(404).json({ error: { code: 'payment_not_found' } });
     res.json(rows[0]);
   } catch (error) {

@@ -79,7 +79,11 @@ async function main(): Promise<void> {
   try {
     const db = EMBEDDED ? null : await scratchDatabase(ctx);
     // An empty DATABASE_URL means the embedded database; its first start creates a sandbox merchant and prints the key.
-    const server = await startServer(ctx, { databaseUrl: db?.url ?? '', memoryProbe: true, env: { WEBHOOK_DISPATCHER: 'off', ...(db ? {} : { DATA_DIR: 'memory://' }) } });
+    const server = await startServer(ctx, {
+      databaseUrl: db?.url ?? '',
+      memoryProbe: true,
+      env: { WEBHOOK_DISPATCHER: 'off', ...(db ? {} : { DATA_DIR: 'memory://' }) },
+    });
     const merchant = db ? await createTestMerchant(db.url) : await sandboxMerchantOf(server);
     ctx.log(`server up; creating ${PAGES} QR codes`);
     const pages: Page[] = [];
@@ -118,7 +122,12 @@ async function main(): Promise<void> {
     ctx.figure('server heap used after GC, before / with pages', `${before.heapUsed.toFixed(1)} / ${during.heapUsed.toFixed(1)} MiB`);
     ctx.figure('memory per open page (RSS delta / pages)', `${(((during.rss - before.rss) * 1024) / PAGES).toFixed(1)} KiB`);
     if (connectionsBefore && connectionsDuring) {
-      ctx.check('database connections, before / with pages', `${connectionsBefore.all} / ${connectionsDuring.all}`, connectionsDuring.all <= POOL_MAX + 1, `<= ${POOL_MAX + 1}: the pool and one listener`);
+      ctx.check(
+        'database connections, before / with pages',
+        `${connectionsBefore.all} / ${connectionsDuring.all}`,
+        connectionsDuring.all <= POOL_MAX + 1,
+        `<= ${POOL_MAX + 1}: the pool and one listener`,
+      );
       ctx.check('connections busy while the pages wait', connectionsDuring.busy, connectionsDuring.busy === 0, '0');
     }
     ctx.check('completed payments whose page turned succeeded', `${updated}/${COMPLETED}`, updated === COMPLETED, `${COMPLETED}/${COMPLETED}`);

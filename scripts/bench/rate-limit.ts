@@ -36,5 +36,8 @@ const rounds: { off: number; on: number }[] = [];
 for (let round = 0; round < 5; round++) rounds.push({ off: nsPerCall(off), on: nsPerCall(on) });
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cost = median(rounds.map((r) => r.on - r.off));
-console.log(`rate limiter: ${cost.toFixed(0)} ns of CPU per request (median of ${rounds.length} rounds of ${calls} calls; pass-through ${median(rounds.map((r) => r.off)).toFixed(0)} ns)`);
-for (const rps of [2_000, 5_000]) console.log(`  at ${rps} req/s on 2 cores (${(2e9 / rps / 1000).toFixed(0)} µs of CPU per request): ${((cost / (2e9 / rps)) * 100).toFixed(2)} %`);
+console.log(
+  `rate limiter: ${cost.toFixed(0)} ns of CPU per request (median of ${rounds.length} rounds of ${calls} calls; pass-through ${median(rounds.map((r) => r.off)).toFixed(0)} ns)`,
+);
+for (const rps of [2_000, 5_000])
+  console.log(`  at ${rps} req/s on 2 cores (${(2e9 / rps / 1000).toFixed(0)} µs of CPU per request): ${((cost / (2e9 / rps)) * 100).toFixed(2)} %`);

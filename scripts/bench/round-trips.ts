@@ -26,7 +26,11 @@ try {
     log = [];
   };
   const created = (await (
-    await fetch(`${base}/Thai/v1/qr-codes`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'rt-1' }, body: JSON.stringify({ amount: 15000, currency: 'THB' }) })
+    await fetch(`${base}/Thai/v1/qr-codes`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'rt-1' },
+      body: JSON.stringify({ amount: 15000, currency: 'THB' }),
+    })
   ).json()) as { payment_id: string };
   show('POST /Thai/v1/qr-codes (with Idempotency-Key)');
   await fetch(`${base}/Thai/v1/payments/${created.payment_id}`, { headers });

@@ -42,7 +42,10 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 /** The node flags of `npm start` (`node --flag... server/dist/main.js` in package.json): the server is measured as it runs. */
 function startNodeFlags(): string {
   const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  return (scripts.start ?? '').split(' ').filter((word) => word.startsWith('--')).join(' ');
+  return (scripts.start ?? '')
+    .split(' ')
+    .filter((word) => word.startsWith('--'))
+    .join(' ');
 }
 
 const { values: flags } = parseArgs({
@@ -130,7 +133,12 @@ const runId = randomBytes(4).toString('hex');
 
 function requestsFor(scenario: ScenarioName, endpoint: Endpoint): autocannon.Request[] {
   if (scenario === 'retrieval') return [{ method: 'GET', path: `${endpoint.api}/payments/${endpoint.paymentId}`, headers: endpoint.headers }];
-  const qr: autocannon.Request = { method: 'POST', path: `${endpoint.api}/qr-codes`, headers: { ...endpoint.headers, 'content-type': 'application/json' }, body: QR_BODY };
+  const qr: autocannon.Request = {
+    method: 'POST',
+    path: `${endpoint.api}/qr-codes`,
+    headers: { ...endpoint.headers, 'content-type': 'application/json' },
+    body: QR_BODY,
+  };
   if (scenario === 'qr') return [qr];
   // A new Idempotency-Key per request: every request creates a payment, none is a replay.
   return [{ ...qr, setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${runId}-${++keyCounter}` } }) }];
@@ -186,7 +194,11 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
 }
 
 async function postJson(url: string, headers: Record<string, string>): Promise<{ payment_id: string }> {
-  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `seed-${runId}` }, body: QR_BODY });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `seed-${runId}` },
+    body: QR_BODY,
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`seeding ${url}: ${response.status} ${text}`);
   return JSON.parse(text) as { payment_id: string };
@@ -204,7 +216,10 @@ async function merchantOn(databaseUrl: string): Promise<{ id: string; apiKey: st
   }
 }
 
-const loadNow = (): string => loadavg().map((n) => n.toFixed(1)).join(' ');
+const loadNow = (): string =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 const loadAtStart = loadNow();
 const busyMachine = loadavg()[0]! > availableParallelism();
 
@@ -242,14 +257,32 @@ function report(results: Measured[]): void {
   const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS MiB', 'CPU ms/req'];
   const widths = [10, 9, 9, 7, 7, 9, 8, 7, 8, 10];
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : pad(cell, widths[i]!))).join('  ');
-  console.log(`\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server node ${[...options.serverNodeArgs, options.serverEntry].join(' ')} WEBHOOK_DISPATCHER=${options.dispatcher}`);
+  console.log(
+    `\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server node ${[...options.serverNodeArgs, options.serverEntry].join(' ')} WEBHOOK_DISPATCHER=${options.dispatcher}`,
+  );
   if (options.rounds > 1) console.log(`${options.rounds} alternating rounds per scenario: req/s, p50 and p99 are medians; requests and errors are totals`);
-  console.log(`load average at start ${loadAtStart}, now ${loadNow()} on ${availableParallelism()} cores${busyMachine ? ' — the machine was busy with other work: figures are noisy' : ''}\n`);
+  console.log(
+    `load average at start ${loadAtStart}, now ${loadNow()} on ${availableParallelism()} cores${busyMachine ? ' — the machine was busy with other work: figures are noisy' : ''}\n`,
+  );
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   const rows = SCENARIOS.flatMap((scenario) => (['server', 'baseline'] as const).map((target) => summarize(results, scenario, target)));
   for (const r of rows) {
-    if (r) console.log(line([r.scenario, r.target, fmt(r.rps), fmt(r.p50), fmt(r.p99), String(r.requests), String(r.non2xx), String(r.errors + r.timeouts), fmt(r.rssMiB), fmt(r.cpuMs, 2)]));
+    if (r)
+      console.log(
+        line([
+          r.scenario,
+          r.target,
+          fmt(r.rps),
+          fmt(r.p50),
+          fmt(r.p99),
+          String(r.requests),
+          String(r.non2xx),
+          String(r.errors + r.timeouts),
+          fmt(r.rssMiB),
+          fmt(r.cpuMs, 2),
+        ]),
+      );
   }
   console.log('');
   for (const scenario of SCENARIOS) {
@@ -264,8 +297,12 @@ function report(results: Measured[]): void {
     const min = TARGETS[scenario];
     const clean = server.non2xx + server.errors + server.timeouts === 0;
     const perRound = ratios.length > 1 ? ` [rounds: ${ratios.map((r) => fmt(r, 2)).join(' ')}]` : '';
-    console.log(`${ratio >= min && clean ? 'PASS' : 'MISS'}  ${scenario}: server/baseline throughput ${fmt(ratio, 2)} (target >= ${min})${perRound}${clean ? '' : ' — server had non-2xx/errors'}`);
-    console.log(`${server.p99 < TARGETS.p99Ms ? 'PASS' : 'MISS'}  ${scenario}: server p99 ${fmt(server.p99)} ms (target < ${TARGETS.p99Ms} ms; baseline p99 ${fmt(baseline.p99)} ms)`);
+    console.log(
+      `${ratio >= min && clean ? 'PASS' : 'MISS'}  ${scenario}: server/baseline throughput ${fmt(ratio, 2)} (target >= ${min})${perRound}${clean ? '' : ' — server had non-2xx/errors'}`,
+    );
+    console.log(
+      `${server.p99 < TARGETS.p99Ms ? 'PASS' : 'MISS'}  ${scenario}: server p99 ${fmt(server.p99)} ms (target < ${TARGETS.p99Ms} ms; baseline p99 ${fmt(baseline.p99)} ms)`,
+    );
   }
   const peak = Math.max(...results.filter((r) => r.target === 'server').map((r) => r.rssMiB));
   console.log(`${peak < TARGETS.rssMiB ? 'PASS' : 'MISS'}  server RSS under load: peak ${fmt(peak)} MiB (target < ${TARGETS.rssMiB} MiB)`);
@@ -290,7 +327,15 @@ async function main(): Promise<void> {
     const serverPort = await freePort();
     const server = spawnNode('server', options.serverEntry, {
       cwd: ROOT,
-      env: { DATABASE_URL: serverDb.url, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_DISPATCHER: options.dispatcher, RATE_LIMIT_PER_SECOND: String(options.rateLimit), NODE_ENV: 'production' },
+      env: {
+        DATABASE_URL: serverDb.url,
+        PORT: String(serverPort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        WEBHOOK_DISPATCHER: options.dispatcher,
+        RATE_LIMIT_PER_SECOND: String(options.rateLimit),
+        NODE_ENV: 'production',
+      },
       nodeArgs: [
         ...options.serverNodeArgs,
         ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : []),
@@ -306,7 +351,14 @@ async function main(): Promise<void> {
     const baselineKey = `sk_test_${randomBytes(24).toString('base64url')}`;
     const baseline = spawnNode('baseline', 'scripts/bench/baseline.ts', {
       cwd: ROOT,
-      env: { DATABASE_URL: baselineDb.url, PORT: String(baselinePort), API_KEY: baselineKey, MERCHANT_ID: 'mer_bench', PROMPTPAY_ID: merchant.promptPayId, NODE_ENV: 'production' },
+      env: {
+        DATABASE_URL: baselineDb.url,
+        PORT: String(baselinePort),
+        API_KEY: baselineKey,
+        MERCHANT_ID: 'mer_bench',
+        PROMPTPAY_ID: merchant.promptPayId,
+        NODE_ENV: 'production',
+      },
     });
     cleanup.add(() => baseline.stop());
     const baselineBase = `http://127.0.0.1:${baselinePort}`;
@@ -315,8 +367,20 @@ async function main(): Promise<void> {
     const serverHeaders = { authorization: `Bearer ${merchant.apiKey}` };
     const baselineHeaders = { authorization: `Bearer ${baselineKey}` };
     const endpoints: Record<TargetName, Endpoint> = {
-      server: { base: serverBase, api: '/Thai/v1', headers: serverHeaders, paymentId: (await postJson(`${serverBase}/Thai/v1/qr-codes`, serverHeaders)).payment_id, pid: server.process.pid! },
-      baseline: { base: baselineBase, api: '', headers: baselineHeaders, paymentId: (await postJson(`${baselineBase}/qr-codes`, baselineHeaders)).payment_id, pid: baseline.process.pid! },
+      server: {
+        base: serverBase,
+        api: '/Thai/v1',
+        headers: serverHeaders,
+        paymentId: (await postJson(`${serverBase}/Thai/v1/qr-codes`, serverHeaders)).payment_id,
+        pid: server.process.pid!,
+      },
+      baseline: {
+        base: baselineBase,
+        api: '',
+        headers: baselineHeaders,
+        paymentId: (await postJson(`${baselineBase}/qr-codes`, baselineHeaders)).payment_id,
+        pid: baseline.process.pid!,
+      },
     };
 
     const results: Measured[] = [];

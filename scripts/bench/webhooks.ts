@@ -107,7 +107,8 @@ async function main(): Promise<void> {
     stopDispatcher = startBackgroundWork(running.runtime);
     while (receiver.arrivals.size < BACKLOG) await new Promise((resolve) => setTimeout(resolve, 5));
     const lastArrival = Math.max(...receiver.arrivals.values());
-    const count = async () => Number((await running.runtime.db.knex('webhook_deliveries').where({ status: 'delivered' }).count<{ c: number }[]>({ c: '*' }))[0]?.c);
+    const count = async () =>
+      Number((await running.runtime.db.knex('webhook_deliveries').where({ status: 'delivered' }).count<{ c: number }[]>({ c: '*' }))[0]?.c);
     while ((await count()) < BACKLOG) await new Promise((resolve) => setTimeout(resolve, 5));
     const drainRecorded = clockMs();
     await api('DELETE', `/Thai/v1/webhooks/${backlogHook}`);

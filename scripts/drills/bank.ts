@@ -20,7 +20,11 @@ const RECONCILE_INTERVAL_MS = 5_000;
 async function createLiveMerchant(databaseUrl: string): Promise<{ id: string; apiKey: string }> {
   const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
   try {
-    const { merchant, apiKey } = await createMerchant(runtime.services, { name: 'Live drill merchant', mode: 'live', account: { kind: 'promptpay_id', id: '0812345678' } });
+    const { merchant, apiKey } = await createMerchant(runtime.services, {
+      name: 'Live drill merchant',
+      mode: 'live',
+      account: { kind: 'promptpay_id', id: '0812345678' },
+    });
     return { id: merchant.id, apiKey };
   } finally {
     await runtime.close();
@@ -64,7 +68,12 @@ export const bankDrill: Drill = {
         started++;
         const key = `bank-${run}-${i}`;
         for (;;) {
-          const reply = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey: merchant.apiKey, body: { amount: 10_000 + (i % 500), currency: 'THB', expiry_minutes: 60 }, idempotencyKey: key, timeoutMs: 10_000 });
+          const reply = await call(server.base, 'POST', '/Thai/v1/qr-codes', {
+            apiKey: merchant.apiKey,
+            body: { amount: 10_000 + (i % 500), currency: 'THB', expiry_minutes: 60 },
+            idempotencyKey: key,
+            timeoutMs: 10_000,
+          });
           if (reply.status === 200) {
             const { transaction, callback } = bank.pay({ qr_data: reply.body.qr_data, payer_name: `PAYER ${i}` });
             paid.set(reply.body.payment_id as string, { transactionId: transaction.transactionId, callback });
@@ -88,25 +97,36 @@ export const bankDrill: Drill = {
 
     const pg = await inspect(ctx, db.url);
     const ids = [...paid.keys()];
-    const settled = await waitFor(async () => {
-      const { rows } = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [ids]);
-      return rows[0]!.n === ids.length;
-    }, 3 * RECONCILE_INTERVAL_MS + 60_000, 250);
+    const settled = await waitFor(
+      async () => {
+        const { rows } = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [ids]);
+        return rows[0]!.n === ids.length;
+      },
+      3 * RECONCILE_INTERVAL_MS + 60_000,
+      250,
+    );
     await bank.callbacksSettled();
 
-    const states = await pg.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM payments WHERE id = ANY($1) GROUP BY status ORDER BY status', [ids]);
+    const states = await pg.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM payments WHERE id = ANY($1) GROUP BY status ORDER BY status',
+      [ids],
+    );
     const events = await pg.query<{ payment_id: string; n: number }>(
       `SELECT e.payload::jsonb #>> '{data,payment_id}' AS payment_id, count(*)::int AS n FROM events e WHERE e.kind = 'payment.succeeded' GROUP BY 1`,
     );
     const eventsPer = new Map(events.rows.map((r) => [r.payment_id, r.n]));
-    const bankRows = await pg.query<{ payment_id: string | null; bank_transaction_id: string; unmatched_reason: string | null }>('SELECT payment_id, bank_transaction_id, unmatched_reason FROM bank_transactions');
+    const bankRows = await pg.query<{ payment_id: string | null; bank_transaction_id: string; unmatched_reason: string | null }>(
+      'SELECT payment_id, bank_transaction_id, unmatched_reason FROM bank_transactions',
+    );
     const recordedFor = new Map(bankRows.rows.filter((r) => r.payment_id).map((r) => [r.payment_id!, r]));
     const timing = await pg.query<{ id: string; ms: number }>(
       `SELECT id, extract(epoch FROM (updated_at - completed_at)) * 1000 AS ms FROM payments WHERE id = ANY($1) AND status = 'succeeded'`,
       [ids],
     );
 
-    const succeededOnce = ids.filter((id) => eventsPer.get(id) === 1 && recordedFor.get(id)?.bank_transaction_id === paid.get(id)!.transactionId && !recordedFor.get(id)?.unmatched_reason);
+    const succeededOnce = ids.filter(
+      (id) => eventsPer.get(id) === 1 && recordedFor.get(id)?.bank_transaction_id === paid.get(id)!.transactionId && !recordedFor.get(id)?.unmatched_reason,
+    );
     const unmatched = bankRows.rows.filter((r) => r.unmatched_reason !== null);
     const dropped = ids.filter((id) => paid.get(id)!.callback === 'dropped');
     const attempts = new Map<string, number>();
@@ -115,9 +135,18 @@ export const bankDrill: Drill = {
 
     ctx.check('server SIGKILLed and restarted', killed, killed, 'true');
     ctx.figure('live payments paid at the bank', ids.length, `QR requests refused or cut off while the server was down: ${qrFailures}`);
-    ctx.figure('confirmations', `${dropped.length} dropped`, `callback answers: ${[...attempts].map(([s, n]) => `${s}: ${n}`).join(', ')} (${bank.callbackAttempts.length} attempts for ${duplicated} transactions)`);
+    ctx.figure(
+      'confirmations',
+      `${dropped.length} dropped`,
+      `callback answers: ${[...attempts].map(([s, n]) => `${s}: ${n}`).join(', ')} (${bank.callbackAttempts.length} attempts for ${duplicated} transactions)`,
+    );
     ctx.check('paid payments succeeded', states.rows.map((r) => `${r.status}: ${r.n}`).join(', '), settled.ok, `all ${ids.length} succeeded`);
-    ctx.check('succeeded exactly once (one bank transaction, one payment.succeeded)', `${succeededOnce.length}/${ids.length}`, succeededOnce.length === ids.length, 'all');
+    ctx.check(
+      'succeeded exactly once (one bank transaction, one payment.succeeded)',
+      `${succeededOnce.length}/${ids.length}`,
+      succeededOnce.length === ids.length,
+      'all',
+    );
     ctx.check('bank transactions recorded', bankRows.rows.length, bankRows.rows.length === ids.length, String(ids.length));
     ctx.check('unmatched that should have matched', unmatched.length, unmatched.length === 0, '0');
     const all = timing.rows.map((r) => Number(r.ms));
@@ -125,8 +154,16 @@ export const bankDrill: Drill = {
     const viaCallback = timing.rows.filter((r) => !droppedSet.has(r.id)).map((r) => Number(r.ms));
     const viaReconciliation = timing.rows.filter((r) => droppedSet.has(r.id)).map((r) => Number(r.ms));
     ctx.figure('payment to succeeded, all', `p50 ${ms(percentile(all, 50))}, p99 ${ms(percentile(all, 99))}`, `max ${ms(Math.max(...all))}`);
-    ctx.figure('  confirmed by callback', `p50 ${ms(percentile(viaCallback, 50))}, p99 ${ms(percentile(viaCallback, 99))}`, `${viaCallback.length} payments (incl. those hit by the SIGKILL)`);
-    ctx.figure('  applied by reconciliation', `p50 ${ms(percentile(viaReconciliation, 50))}, p99 ${ms(percentile(viaReconciliation, 99))}`, `${viaReconciliation.length} dropped callbacks, BANK_RECONCILE_INTERVAL_MS=${RECONCILE_INTERVAL_MS}`);
+    ctx.figure(
+      '  confirmed by callback',
+      `p50 ${ms(percentile(viaCallback, 50))}, p99 ${ms(percentile(viaCallback, 99))}`,
+      `${viaCallback.length} payments (incl. those hit by the SIGKILL)`,
+    );
+    ctx.figure(
+      '  applied by reconciliation',
+      `p50 ${ms(percentile(viaReconciliation, 50))}, p99 ${ms(percentile(viaReconciliation, 99))}`,
+      `${viaReconciliation.length} dropped callbacks, BANK_RECONCILE_INTERVAL_MS=${RECONCILE_INTERVAL_MS}`,
+    );
     ctx.figure('time from the last payment until all succeeded', `${((Date.now() - paidAt) / 1000).toFixed(1)} s`);
     ctx.check('server alive at the end', server.alive(), server.alive(), 'true');
   },

@@ -44,7 +44,12 @@ export const crashDrill: Drill = {
       () => stopped,
       async (i) => {
         const key = `crash-${run}-${i}`;
-        const reply = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey: merchant.apiKey, body: QR_BODY(key), idempotencyKey: key, timeoutMs: 10_000 });
+        const reply = await call(server.base, 'POST', '/Thai/v1/qr-codes', {
+          apiKey: merchant.apiKey,
+          body: QR_BODY(key),
+          idempotencyKey: key,
+          timeoutMs: 10_000,
+        });
         const label = reply.status === 0 ? reply.text : String(reply.status);
         outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
         if (reply.status === 200) acknowledged.set(key, { paymentId: reply.body.payment_id, qrCodeId: reply.body.qr_code_id });
@@ -61,12 +66,26 @@ export const crashDrill: Drill = {
       () => stopped,
       async (i) => {
         const key = `ledger-${run}-${i}`;
-        const qr = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey: payer.apiKey, body: { amount: 1000, currency: 'THB' }, idempotencyKey: key, timeoutMs: 10_000 });
+        const qr = await call(server.base, 'POST', '/Thai/v1/qr-codes', {
+          apiKey: payer.apiKey,
+          body: { amount: 1000, currency: 'THB' },
+          idempotencyKey: key,
+          timeoutMs: 10_000,
+        });
         if (qr.status !== 200) return void (await sleep(50));
-        const done = await call(server.base, 'POST', `/Thai/v1/test/payments/${qr.body.payment_id}/succeed`, { apiKey: payer.apiKey, idempotencyKey: `s-${key}`, timeoutMs: 10_000 });
+        const done = await call(server.base, 'POST', `/Thai/v1/test/payments/${qr.body.payment_id}/succeed`, {
+          apiKey: payer.apiKey,
+          idempotencyKey: `s-${key}`,
+          timeoutMs: 10_000,
+        });
         if (done.status === 200) credited.push(qr.body.payment_id);
         if (i % 3 !== 0) return;
-        const w = await call(server.base, 'POST', '/Thai/v1/withdrawals', { apiKey: payer.apiKey, body: { amount: 500 }, idempotencyKey: `w-${key}`, timeoutMs: 10_000 });
+        const w = await call(server.base, 'POST', '/Thai/v1/withdrawals', {
+          apiKey: payer.apiKey,
+          body: { amount: 500 },
+          idempotencyKey: `w-${key}`,
+          timeoutMs: 10_000,
+        });
         if (w.status === 200) withdrawn.push(w.body.withdrawal_id);
       },
     );
@@ -102,11 +121,18 @@ export const crashDrill: Drill = {
     const idempotency = await pg.query<{ key: string }>('SELECT key FROM idempotency_keys WHERE merchant_id = $1 AND key = ANY($2)', [merchant.id, keys]);
     const stored = new Set(idempotency.rows.map((r) => r.key));
     const lost = found.rows.filter((r) => !(r.payment && r.qr && r.txn && r.event && stored.has(r.key)));
-    ctx.figure('requests sent', sent, Object.entries(Object.fromEntries(outcomes)).map(([k, v]) => `${k}: ${v}`).join(', '));
+    ctx.figure(
+      'requests sent',
+      sent,
+      Object.entries(Object.fromEntries(outcomes))
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', '),
+    );
     ctx.figure('server restarts: time to ready', restartMs.map((m) => `${m} ms`).join(', '));
     ctx.check('acknowledged (200) QR codes', acknowledged.size, acknowledged.size > 0, '> 0');
     ctx.check('acknowledged writes lost', lost.length, lost.length === 0, '0 (payment, QR code, transaction, event, idempotency record)');
-    for (const r of lost.slice(0, 5)) ctx.note(`lost: key ${r.key} payment=${r.payment} qr=${r.qr} txn=${r.txn} event=${r.event} idempotency=${stored.has(r.key)}`);
+    for (const r of lost.slice(0, 5))
+      ctx.note(`lost: key ${r.key} payment=${r.payment} qr=${r.qr} txn=${r.txn} event=${r.event} idempotency=${stored.has(r.key)}`);
 
     const partial = await pg.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM payments p
@@ -116,14 +142,23 @@ export const crashDrill: Drill = {
     );
     ctx.check('half-written payments', partial.rows[0]!.n, partial.rows[0]!.n === 0, '0');
     const committed = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE merchant_id = $1', [merchant.id]);
-    ctx.figure('payments committed (incl. unacknowledged)', committed.rows[0]!.n, `${committed.rows[0]!.n - acknowledged.size} committed but cut off before the answer`);
+    ctx.figure(
+      'payments committed (incl. unacknowledged)',
+      committed.rows[0]!.n,
+      `${committed.rows[0]!.n - acknowledged.size} committed but cut off before the answer`,
+    );
 
     // Every acknowledged credit and debit is in the ledger, once, and the running totals agree with it.
     const entries = await pg.query<{ source_id: string; type: string }>('SELECT source_id, type FROM balance_transactions WHERE merchant_id = $1', [payer.id]);
     const sources = new Set(entries.rows.map((e) => `${e.type}:${e.source_id}`));
     const lostEntries = [...credited.map((id) => `payment:${id}`), ...withdrawn.map((id) => `withdrawal:${id}`)].filter((k) => !sources.has(k));
     ctx.figure('ledger load: iterations / acknowledged credits / withdrawals', `${ledgerSent} / ${credited.length} / ${withdrawn.length}`);
-    ctx.check('acknowledged ledger entries lost', lostEntries.length, credited.length > 0 && lostEntries.length === 0, '0 (a payment entry per 200 succeed, a withdrawal entry per 200 withdrawal)');
+    ctx.check(
+      'acknowledged ledger entries lost',
+      lostEntries.length,
+      credited.length > 0 && lostEntries.length === 0,
+      '0 (a payment entry per 200 succeed, a withdrawal entry per 200 withdrawal)',
+    );
     for (const k of lostEntries.slice(0, 5)) ctx.note(`ledger entry lost: ${k}`);
     const unbooked = await pg.query<{ n: number }>(
       `SELECT (SELECT count(*)::int FROM payments p WHERE p.merchant_id = $1 AND p.status IN ('succeeded', 'refunded')
@@ -132,7 +167,12 @@ export const crashDrill: Drill = {
                  AND NOT EXISTS (SELECT 1 FROM balance_transactions b WHERE b.source_id = w.id AND b.type = 'withdrawal')) AS n`,
       [payer.id],
     );
-    ctx.check('succeeded payments or withdrawals without their ledger entry', unbooked.rows[0]!.n, unbooked.rows[0]!.n === 0, '0 (written in the same transaction)');
+    ctx.check(
+      'succeeded payments or withdrawals without their ledger entry',
+      unbooked.rows[0]!.n,
+      unbooked.rows[0]!.n === 0,
+      '0 (written in the same transaction)',
+    );
     const totals = await pg.query<{ available: string; pending: string; ledger: string }>(
       'SELECT b.available, b.pending, (SELECT coalesce(sum(net), 0) FROM balance_transactions WHERE merchant_id = $1) AS ledger FROM balances b WHERE b.merchant_id = $1',
       [payer.id],
@@ -151,28 +191,50 @@ export const crashDrill: Drill = {
         if (replayMismatch <= 3) ctx.note(`replay of ${key}: ${reply.status} replayed=${reply.headers.get('idempotent-replayed')} ${reply.text.slice(0, 200)}`);
       }
     }
-    ctx.check(`replays of ${sample.length} acknowledged keys after restart`, `${sample.length - replayMismatch} same payment`, replayMismatch === 0, 'all 200, Idempotent-Replayed, same payment_id');
+    ctx.check(
+      `replays of ${sample.length} acknowledged keys after restart`,
+      `${sample.length - replayMismatch} same payment`,
+      replayMismatch === 0,
+      'all 200, Idempotent-Replayed, same payment_id',
+    );
 
     // Every committed event reaches the receiver, signed.
     const events = await pg.query<{ id: string }>('SELECT id FROM events WHERE merchant_id = $1', [merchant.id]);
     const eventIds = events.rows.map((r) => r.id);
     // The ledger merchant has no webhook: only the first merchant's events fan out.
-    const orphans = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM events e WHERE e.merchant_id = $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)', [merchant.id]);
+    const orphans = await pg.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM events e WHERE e.merchant_id = $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)',
+      [merchant.id],
+    );
     ctx.check('events without a delivery row', orphans.rows[0]!.n, orphans.rows[0]!.n === 0, '0 (fan-out in the same transaction)');
     const deliveredStarted = Date.now();
     // Done when the receiver has every event and the database has recorded every delivery (none left pending).
-    const waited = await waitFor(async () => {
-      const delivered = receiver.delivered();
-      if (!eventIds.every((id) => delivered.has(id))) return false;
-      const pending = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'");
-      return pending.rows[0]!.n === 0;
-    }, LEASE_MS + 30_000, 250);
+    const waited = await waitFor(
+      async () => {
+        const delivered = receiver.delivered();
+        if (!eventIds.every((id) => delivered.has(id))) return false;
+        const pending = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'");
+        return pending.rows[0]!.n === 0;
+      },
+      LEASE_MS + 30_000,
+      250,
+    );
     const delivered = receiver.delivered();
     const missing = eventIds.filter((id) => !delivered.has(id));
     const dbState = await pg.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status ORDER BY status');
-    ctx.check('committed events delivered after restart', `${eventIds.length - missing.length}/${eventIds.length}`, missing.length === 0, `all, within lease ${LEASE_MS / 1000} s + 30 s`);
+    ctx.check(
+      'committed events delivered after restart',
+      `${eventIds.length - missing.length}/${eventIds.length}`,
+      missing.length === 0,
+      `all, within lease ${LEASE_MS / 1000} s + 30 s`,
+    );
     ctx.figure('time until the last delivery (after checks)', `${((Date.now() - deliveredStarted) / 1000).toFixed(1)} s`, waited.ok ? '' : 'gave up');
-    ctx.check('delivery rows by status', dbState.rows.map((r) => `${r.status}: ${r.n}`).join(', '), dbState.rows.every((r) => r.status === 'delivered'), 'all delivered');
+    ctx.check(
+      'delivery rows by status',
+      dbState.rows.map((r) => `${r.status}: ${r.n}`).join(', '),
+      dbState.rows.every((r) => r.status === 'delivered'),
+      'all delivered',
+    );
     for (const id of missing.slice(0, 5)) ctx.note(`not delivered: ${id}`);
     const unverified = receiver.arrivals.filter((a) => !a.verified || !a.consistent).length;
     ctx.check('deliveries failing standardwebhooks verification', unverified, unverified === 0, '0');

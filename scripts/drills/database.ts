@@ -9,7 +9,18 @@ import { randomBytes } from 'node:crypto';
 import { percentile, sleep, waitFor, type Drill } from './lib/harness.js';
 import { privateCluster, sharedCluster } from './lib/cluster.js';
 import { startDrillReceiver } from './lib/receiver.js';
-import { call, closedLoop, createTestMerchant, envelopeViolation, inspect, QR_BODY, registerWebhook, scratchDatabase, startServer, type Reply } from './lib/service.js';
+import {
+  call,
+  closedLoop,
+  createTestMerchant,
+  envelopeViolation,
+  inspect,
+  QR_BODY,
+  registerWebhook,
+  scratchDatabase,
+  startServer,
+  type Reply,
+} from './lib/service.js';
 import { adminDatabaseUrl } from '../lib/postgres.js';
 
 const RECOVERY_LIMIT_MS = 5_000;
@@ -46,20 +57,29 @@ export const databaseDrill: Drill = {
     let exitedAt: number | null = null;
     server.child.process.once('exit', () => void (exitedAt = Date.now()));
     const kinds = ['qr', 'qr', 'payment', 'transactions', 'readyz'] as const;
-    const load = closedLoop(8, () => stopped, async (i) => {
-      const kind = kinds[i % kinds.length]!;
-      const startedAt = Date.now();
-      const reply =
-        kind === 'qr'
-          ? await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: QR_BODY(`db-${run}-${i}`), idempotencyKey: `db-${run}-${i}`, timeoutMs: 20_000 })
-          : kind === 'payment'
-            ? await call(server.base, 'GET', `/Thai/v1/payments/${paymentId}`, { apiKey, timeoutMs: 20_000 })
-            : kind === 'transactions'
-              ? await call(server.base, 'GET', '/Thai/v1/transactions?limit=5', { apiKey, timeoutMs: 20_000 })
-              : await call(server.base, 'GET', '/readyz', { timeoutMs: 20_000 });
-      observations.push({ kind, startedAt, endedAt: Date.now(), reply });
-      if (reply.status !== 200) await sleep(20);
-    });
+    const load = closedLoop(
+      8,
+      () => stopped,
+      async (i) => {
+        const kind = kinds[i % kinds.length]!;
+        const startedAt = Date.now();
+        const reply =
+          kind === 'qr'
+            ? await call(server.base, 'POST', '/Thai/v1/qr-codes', {
+                apiKey,
+                body: QR_BODY(`db-${run}-${i}`),
+                idempotencyKey: `db-${run}-${i}`,
+                timeoutMs: 20_000,
+              })
+            : kind === 'payment'
+              ? await call(server.base, 'GET', `/Thai/v1/payments/${paymentId}`, { apiKey, timeoutMs: 20_000 })
+              : kind === 'transactions'
+                ? await call(server.base, 'GET', '/Thai/v1/transactions?limit=5', { apiKey, timeoutMs: 20_000 })
+                : await call(server.base, 'GET', '/readyz', { timeoutMs: 20_000 });
+        observations.push({ kind, startedAt, endedAt: Date.now(), reply });
+        if (reply.status !== 200) await sleep(20);
+      },
+    );
 
     await sleep(3_000);
     const downAt = Date.now();
@@ -85,9 +105,17 @@ export const databaseDrill: Drill = {
       statusesDown.set(key, (statusesDown.get(key) ?? 0) + 1);
     }
     const wrongDown = whileDown.filter((o) => !(o.reply.status === 503 && o.reply.body?.error?.code === 'service_unavailable'));
-    ctx.figure('requests before / while down / after', `${observations.filter((o) => o.endedAt < downAt).length} / ${whileDown.length} / ${observations.filter((o) => o.startedAt >= upAt).length}`);
+    ctx.figure(
+      'requests before / while down / after',
+      `${observations.filter((o) => o.endedAt < downAt).length} / ${whileDown.length} / ${observations.filter((o) => o.startedAt >= upAt).length}`,
+    );
     ctx.figure('answers while down', [...statusesDown].map(([k, n]) => `${k}: ${n}`).join(', '));
-    ctx.check('answers while down other than 503 service_unavailable', wrongDown.length, whileDown.length > 0 && wrongDown.length === 0, `0 of ${whileDown.length}`);
+    ctx.check(
+      'answers while down other than 503 service_unavailable',
+      wrongDown.length,
+      whileDown.length > 0 && wrongDown.length === 0,
+      `0 of ${whileDown.length}`,
+    );
     for (const o of wrongDown.slice(0, 5)) ctx.note(`while down: ${o.kind} -> ${o.reply.status} ${o.reply.text.slice(0, 200)}`);
     const downLatency = whileDown.map((o) => o.reply.ms);
     ctx.figure('latency of answers while down p50 / max', `${percentile(downLatency, 50).toFixed(0)} / ${Math.max(0, ...downLatency).toFixed(0)} ms`);
@@ -108,7 +136,12 @@ export const databaseDrill: Drill = {
     const after = observations.filter((o) => o.startedAt >= upAt && o.kind !== 'readyz').sort((x, y) => x.endedAt - y.endedAt);
     const firstOk = after.find((o) => o.reply.status === 200);
     const recoveryMs = firstOk ? firstOk.endedAt - upAt : Number.POSITIVE_INFINITY;
-    ctx.check('recovered: first 2xx after PostgreSQL is back', firstOk ? `${recoveryMs} ms` : 'never', recoveryMs <= RECOVERY_LIMIT_MS, `<= ${RECOVERY_LIMIT_MS} ms`);
+    ctx.check(
+      'recovered: first 2xx after PostgreSQL is back',
+      firstOk ? `${recoveryMs} ms` : 'never',
+      recoveryMs <= RECOVERY_LIMIT_MS,
+      `<= ${RECOVERY_LIMIT_MS} ms`,
+    );
     const settled = after.filter((o) => firstOk && o.startedAt > firstOk.endedAt + 1_000);
     const failingLater = settled.filter((o) => o.reply.status !== 200);
     ctx.check('non-2xx later than 1 s after recovery', failingLater.length, failingLater.length === 0, `0 of ${settled.length}`);
@@ -118,16 +151,27 @@ export const databaseDrill: Drill = {
     const freshAt = Date.now();
     const fresh = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: QR_BODY('db-after') });
     const pg = await inspect(ctx, db.url);
-    const freshEvent = await pg.query<{ id: string }>("SELECT id FROM events WHERE kind = 'payment.pending' AND payload::jsonb #>> '{data,payment_id}' = $1", [fresh.body?.payment_id]);
+    const freshEvent = await pg.query<{ id: string }>("SELECT id FROM events WHERE kind = 'payment.pending' AND payload::jsonb #>> '{data,payment_id}' = $1", [
+      fresh.body?.payment_id,
+    ]);
     const freshId = freshEvent.rows[0]?.id;
     const freshDelivery = await waitFor(() => (freshId ? receiver.delivered().has(freshId) : false), 15_000, 100);
-    ctx.check('webhook for a QR code made after the return', freshDelivery.ok ? `delivered ${Date.now() - freshAt} ms after the POST` : 'not delivered', freshDelivery.ok, 'within 15 s');
+    ctx.check(
+      'webhook for a QR code made after the return',
+      freshDelivery.ok ? `delivered ${Date.now() - freshAt} ms after the POST` : 'not delivered',
+      freshDelivery.ok,
+      'within 15 s',
+    );
     const eventIds = (await pg.query<{ id: string }>('SELECT id FROM events')).rows.map((r) => r.id);
-    const all = await waitFor(async () => {
-      const delivered = receiver.delivered();
-      if (!eventIds.every((id) => delivered.has(id))) return false;
-      return (await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'")).rows[0]!.n === 0;
-    }, 45_000, 250);
+    const all = await waitFor(
+      async () => {
+        const delivered = receiver.delivered();
+        if (!eventIds.every((id) => delivered.has(id))) return false;
+        return (await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'")).rows[0]!.n === 0;
+      },
+      45_000,
+      250,
+    );
     const delivered = receiver.delivered();
     ctx.check('committed events delivered', `${eventIds.filter((id) => delivered.has(id)).length}/${eventIds.length}`, all.ok, 'all (within 45 s)');
     const unverified = receiver.arrivals.filter((a) => !a.verified).length;

@@ -14,7 +14,19 @@ import { randomBytes } from 'node:crypto';
 import { ms, sleep, waitFor, type Drill, type DrillContext } from './lib/harness.js';
 import { pgAutoFailoverFormation, type Formation, type NodeState } from './lib/formation.js';
 import { startDrillReceiver, type DrillReceiver } from './lib/receiver.js';
-import { ALL_EVENTS, call, createTestMerchant, envelopeViolation, inspect, registerWebhook, startServer, startWorker, WITHDRAWAL_EVENTS, type Reply, type ServiceProcess } from './lib/service.js';
+import {
+  ALL_EVENTS,
+  call,
+  createTestMerchant,
+  envelopeViolation,
+  inspect,
+  registerWebhook,
+  startServer,
+  startWorker,
+  WITHDRAWAL_EVENTS,
+  type Reply,
+  type ServiceProcess,
+} from './lib/service.js';
 
 const DATABASE = 'pqr';
 const MERCHANTS = 3;
@@ -62,14 +74,31 @@ export const failoverDrill: Drill = {
     const first = await formation.primary();
     if (!first) throw new Error(`no primary in the formation: ${JSON.stringify(await formation.states())}`);
     const onFirst = await inspect(ctx, `postgres://postgres@127.0.0.1:${first.port}/${DATABASE}`);
-    const sync = (await onFirst.query<{ names: string; commit: string }>("SELECT current_setting('synchronous_standby_names') AS names, current_setting('synchronous_commit') AS commit")).rows[0]!;
-    ctx.check('a COMMIT waits for the standby (primary settings)', `synchronous_standby_names = '${sync.names}', synchronous_commit = ${sync.commit}`, sync.names !== '' && sync.commit === 'on', "a standby named, commit 'on'");
-    ctx.figure('pg_auto_failover number_sync_standbys', /number_sync_standbys \| (\d+)/.exec(await formation.settings())?.[1] ?? '?', '0 is the most two nodes allow; the one standby is still synchronous');
+    const sync = (
+      await onFirst.query<{ names: string; commit: string }>(
+        "SELECT current_setting('synchronous_standby_names') AS names, current_setting('synchronous_commit') AS commit",
+      )
+    ).rows[0]!;
+    ctx.check(
+      'a COMMIT waits for the standby (primary settings)',
+      `synchronous_standby_names = '${sync.names}', synchronous_commit = ${sync.commit}`,
+      sync.names !== '' && sync.commit === 'on',
+      "a standby named, commit 'on'",
+    );
+    ctx.figure(
+      'pg_auto_failover number_sync_standbys',
+      /number_sync_standbys \| (\d+)/.exec(await formation.settings())?.[1] ?? '?',
+      '0 is the most two nodes allow; the one standby is still synchronous',
+    );
 
     const env = { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) };
     const merchants: Merchant[] = [];
     for (let m = 0; m < MERCHANTS; m++) {
-      const created = await createTestMerchant(databaseUrl, `Failover ${m + 1}`, { bankCode: '014', accountNumber: '1234567890', accountName: `Failover ${m + 1}` });
+      const created = await createTestMerchant(databaseUrl, `Failover ${m + 1}`, {
+        bankCode: '014',
+        accountNumber: '1234567890',
+        accountName: `Failover ${m + 1}`,
+      });
       const receiver = await startDrillReceiver();
       ctx.defer(() => receiver.close());
       merchants.push({ ...created, receiver });
@@ -80,7 +109,9 @@ export const failoverDrill: Drill = {
     ];
     const worker = await startWorker(ctx, { databaseUrl, env });
     for (const merchant of merchants) {
-      merchant.receiver.setSecret((await registerWebhook(servers[0]!.base, merchant.apiKey, merchant.receiver.url, [...ALL_EVENTS, ...WITHDRAWAL_EVENTS])).secret);
+      merchant.receiver.setSecret(
+        (await registerWebhook(servers[0]!.base, merchant.apiKey, merchant.receiver.url, [...ALL_EVENTS, ...WITHDRAWAL_EVENTS])).secret,
+      );
     }
 
     const load = runLoad(ctx, servers, merchants);
@@ -90,7 +121,11 @@ export const failoverDrill: Drill = {
     const killedAt = Date.now();
     process.kill(victim, 'SIGKILL');
     ctx.log(`SIGKILL postmaster ${victim} of ${first.name} (primary) after ${load.acknowledged().length} acknowledged writes`);
-    const back = await waitFor(() => load.attempts.find((a) => a.startedAt > killedAt && a.status >= 200 && a.status < 300), WRITES_BACK_WITHIN_MS + 30_000, 100);
+    const back = await waitFor(
+      () => load.attempts.find((a) => a.startedAt > killedAt && a.status >= 200 && a.status < 300),
+      WRITES_BACK_WITHIN_MS + 30_000,
+      100,
+    );
     await sleep(AFTER_RECOVERY_MS);
     load.stop();
     await load.done;
@@ -100,11 +135,22 @@ export const failoverDrill: Drill = {
     const writesBackMs = back.ok ? back.value!.endedAt - killedAt : Number.NaN;
     const unavailable = load.attempts.filter((a) => a.status === 503);
     const cut = load.attempts.filter((a) => a.status === 0);
-    const window = unavailable.length ? `${ms(Math.min(...unavailable.map((a) => a.endedAt)) - killedAt)} to ${ms(Math.max(...unavailable.map((a) => a.endedAt)) - killedAt)} after the kill` : 'none';
-    ctx.check('writes answered again after the kill', back.ok ? ms(writesBackMs) : 'never', back.ok && writesBackMs < WRITES_BACK_WITHIN_MS, `< ${WRITES_BACK_WITHIN_MS / 1000} s`);
+    const window = unavailable.length
+      ? `${ms(Math.min(...unavailable.map((a) => a.endedAt)) - killedAt)} to ${ms(Math.max(...unavailable.map((a) => a.endedAt)) - killedAt)} after the kill`
+      : 'none';
+    ctx.check(
+      'writes answered again after the kill',
+      back.ok ? ms(writesBackMs) : 'never',
+      back.ok && writesBackMs < WRITES_BACK_WITHIN_MS,
+      `< ${WRITES_BACK_WITHIN_MS / 1000} s`,
+    );
     ctx.figure('503 service_unavailable answers', unavailable.length, window);
     ctx.figure('requests cut (connection reset or time-out)', cut.length, 'retried with the same key');
-    ctx.figure('writes answered 503 or cut that had committed', load.replayedAfterFailure(), 'their retry was a replay (Idempotent-Replayed), not a second write');
+    ctx.figure(
+      'writes answered 503 or cut that had committed',
+      load.replayedAfterFailure(),
+      'their retry was a replay (Idempotent-Replayed), not a second write',
+    );
     ctx.figure('failover as the monitor saw it', timeline.describe(killedAt));
     const outcomes = tally(load.attempts.map((a) => `${a.kind} ${a.status === 0 ? a.code : a.status}${a.status >= 400 ? ` ${a.code}` : ''}`));
     ctx.figure('requests', load.attempts.length, outcomes);
@@ -134,7 +180,12 @@ export const failoverDrill: Drill = {
       [ids('qr'), ids('succeed'), ids('refund'), ids('withdrawal')],
     );
     const lost = present.rows.filter((r) => !r.ok);
-    ctx.check('acknowledged writes missing on the new primary', lost.length, acknowledged.length > 0 && lost.length === 0, '0 (row and ledger entry of every 2xx)');
+    ctx.check(
+      'acknowledged writes missing on the new primary',
+      lost.length,
+      acknowledged.length > 0 && lost.length === 0,
+      '0 (row and ledger entry of every 2xx)',
+    );
     for (const r of lost.slice(0, 5)) ctx.note(`lost: ${r.kind} ${r.id}`);
 
     const merchantIds = merchants.map((m) => m.id);
@@ -154,18 +205,31 @@ export const failoverDrill: Drill = {
       [merchantIds],
     );
     const unequal = balances.rows.filter((b) => Number(b.total) !== Number(b.ledger));
-    ctx.check('balances equal to their ledger', `${balances.rows.length - unequal.length}/${MERCHANTS}`, balances.rows.length === MERCHANTS && unequal.length === 0, 'all');
+    ctx.check(
+      'balances equal to their ledger',
+      `${balances.rows.length - unequal.length}/${MERCHANTS}`,
+      balances.rows.length === MERCHANTS && unequal.length === 0,
+      'all',
+    );
     for (const b of unequal) ctx.note(`balance ${b.merchant_id}: ${b.total} vs ledger ${b.ledger}`);
 
     // Every event committed on the new primary reaches its merchant's endpoint (a delivery leased at the kill waits for its lease).
     const events = await pg.query<{ id: string; merchant_id: string }>('SELECT id, merchant_id FROM events WHERE merchant_id = ANY($1)', [merchantIds]);
-    const orphans = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM events e WHERE e.merchant_id = ANY($1) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)', [merchantIds]);
+    const orphans = await pg.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM events e WHERE e.merchant_id = ANY($1) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)',
+      [merchantIds],
+    );
     ctx.check('events without a delivery row', orphans.rows[0]!.n, orphans.rows[0]!.n === 0, '0 (fan-out in the same transaction)');
     const receiverOf = new Map(merchants.map((m) => [m.id, m.receiver]));
     const deliveryStarted = Date.now();
     const delivered = await waitFor(() => events.rows.every((e) => receiverOf.get(e.merchant_id)!.delivered().has(e.id)), LEASE_MS + 20_000, 250);
     const missing = events.rows.filter((e) => !receiverOf.get(e.merchant_id)!.delivered().has(e.id));
-    ctx.check('committed events delivered', `${events.rows.length - missing.length}/${events.rows.length}`, missing.length === 0, `all (waited ${((Date.now() - deliveryStarted) / 1000).toFixed(1)} s of at most ${(LEASE_MS + 20_000) / 1000})`);
+    ctx.check(
+      'committed events delivered',
+      `${events.rows.length - missing.length}/${events.rows.length}`,
+      missing.length === 0,
+      `all (waited ${((Date.now() - deliveryStarted) / 1000).toFixed(1)} s of at most ${(LEASE_MS + 20_000) / 1000})`,
+    );
     if (!delivered.ok) for (const e of missing.slice(0, 5)) ctx.note(`not delivered: ${e.id}`);
     const arrivals = merchants.flatMap((m) => m.receiver.arrivals);
     const unverified = arrivals.filter((a) => !a.verified || !a.consistent).length;

@@ -54,9 +54,19 @@ export const fairnessDrill: Drill = {
     ctx.figure("A's endpoints / deliveries owed to them", `${ENDPOINTS_OF_A} / ${owed}`);
     ctx.figure("requests hanging at A's endpoints", hanging.arrivals.length, 'at most its share of the slots');
     const worst = Math.max(...latencies);
-    ctx.figure("B: QR code created -> delivery received, p50 / max", `${ms(percentile(latencies, 50))} / ${ms(worst)}`, `${paymentsOfB} payments`);
-    ctx.check("B's deliveries within 2 s of their event", `${latencies.filter((l) => l <= TARGET_MS).length}/${paymentsOfB}`, worst <= TARGET_MS, `${paymentsOfB}/${paymentsOfB}`);
-    ctx.check("B's deliveries verified (standardwebhooks)", `${prompt.arrivals.filter((x) => x.verified).length}/${prompt.arrivals.length}`, prompt.arrivals.every((x) => x.verified), 'all');
+    ctx.figure('B: QR code created -> delivery received, p50 / max', `${ms(percentile(latencies, 50))} / ${ms(worst)}`, `${paymentsOfB} payments`);
+    ctx.check(
+      "B's deliveries within 2 s of their event",
+      `${latencies.filter((l) => l <= TARGET_MS).length}/${paymentsOfB}`,
+      worst <= TARGET_MS,
+      `${paymentsOfB}/${paymentsOfB}`,
+    );
+    ctx.check(
+      "B's deliveries verified (standardwebhooks)",
+      `${prompt.arrivals.filter((x) => x.verified).length}/${prompt.arrivals.length}`,
+      prompt.arrivals.every((x) => x.verified),
+      'all',
+    );
     ctx.check("A's requests answered or timed out meanwhile", answeredAtA, answeredAtA === 0, '0: all still hanging');
     ctx.check('server alive', server.alive(), server.alive(), 'true');
   },

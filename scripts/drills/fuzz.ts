@@ -45,7 +45,14 @@ function send(agent: http.Agent, base: URL, request: HostileRequest, body: Buffe
     };
     let req: http.ClientRequest;
     try {
-      req = http.request({ host: base.hostname, port: base.port, method: request.method, path: request.path, headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) }, agent });
+      req = http.request({
+        host: base.hostname,
+        port: base.port,
+        method: request.method,
+        path: request.path,
+        headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+        agent,
+      });
     } catch (error) {
       done({ status: -1, headers: {}, text: '', error: `not sendable: ${(error as Error).message}` });
       return;
@@ -86,7 +93,9 @@ async function setUp(base: string, apiKey: string, otherApiKey: string): Promise
   const refund = await call(base, 'POST', '/Thai/v1/refunds', { apiKey, body: { payment_id: paid.payment_id, amount: 100 } });
   const card = await call(base, 'POST', '/Thai/v1/payments', { apiKey, body: { token_id: 'tok_visa', amount: 5000, currency: 'THB' } });
   const webhooks = await Promise.all(
-    ['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b'].map((url) => call(base, 'POST', '/Thai/v1/webhooks', { apiKey, body: { url, events: ['payment.succeeded'] } })),
+    ['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b'].map((url) =>
+      call(base, 'POST', '/Thai/v1/webhooks', { apiKey, body: { url, events: ['payment.succeeded'] } }),
+    ),
   );
   const other = await qr('fz-other', otherApiKey);
   return {
@@ -157,7 +166,8 @@ export const fuzzDrill: Drill = {
               // reset instead of the answer. Anything else without an answer is a hang or a crash.
               const benign = (bytes?.length ?? 0) > 1024 * 1024 && /ECONNRESET|EPIPE/.test(sent.error ?? '');
               if (benign) cut.set(`${sent.error} on a body > 1 MiB`, (cut.get(`${sent.error} on a body > 1 MiB`) ?? 0) + 1);
-              else if (headBytes(request) > NODE_HEAD_LIMIT) violate('envelope: request head > 16 KiB: connection reset, no response', describe(request, bytes));
+              else if (headBytes(request) > NODE_HEAD_LIMIT)
+                violate('envelope: request head > 16 KiB: connection reset, no response', describe(request, bytes));
               else violate(`no answer (${sent.error})`, describe(request, bytes));
               continue;
             }
@@ -169,8 +179,14 @@ export const fuzzDrill: Drill = {
               const cause = server.errorsByRequest.get(requestId) ?? 'no server log line';
               violate(`${sent.status}: ${causeOf(cause)}`, `${describe(request, bytes)}\n      -> ${sent.status} ${sent.text.slice(0, 120)}…`);
             } else if (problem) {
-              const why = sent.status === 431 && headBytes(request) > NODE_HEAD_LIMIT ? 'request head > 16 KiB: bare 431 from node' : `${problem.replace(/ [a-z]+_[A-Za-z0-9]+/g, ' …').slice(0, 60)} (${sent.status})`;
-              violate(`envelope: ${why}`, `${describe(request, bytes)}\n      -> ${sent.status} ${JSON.stringify(sent.headers['content-type'])} ${JSON.stringify(sent.text.slice(0, 200))}`);
+              const why =
+                sent.status === 431 && headBytes(request) > NODE_HEAD_LIMIT
+                  ? 'request head > 16 KiB: bare 431 from node'
+                  : `${problem.replace(/ [a-z]+_[A-Za-z0-9]+/g, ' …').slice(0, 60)} (${sent.status})`;
+              violate(
+                `envelope: ${why}`,
+                `${describe(request, bytes)}\n      -> ${sent.status} ${JSON.stringify(sent.headers['content-type'])} ${JSON.stringify(sent.text.slice(0, 200))}`,
+              );
             }
           }
         }),
@@ -191,10 +207,20 @@ export const fuzzDrill: Drill = {
     const gcEnd = alive ? await server.memoryAfterGc() : { rss: Number.NaN, heapUsed: Number.NaN, external: Number.NaN };
     const health = await call(server.base, 'GET', '/healthz');
 
-    const statuses = [...byStatus].sort((x, y) => x[0] - y[0]).map(([s, n]) => `${s}: ${n}`).join(', ');
+    const statuses = [...byStatus]
+      .sort((x, y) => x[0] - y[0])
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
     ctx.figure('requests', done, `seed ${seed} (DRILL_SEED=${seed} replays it)`);
     ctx.figure('by status', statuses);
-    ctx.figure('operations covered', byOperation.size, [...byOperation].map(([op, n]) => `${op} ${n}`).join(', ').slice(0, 60) + '…');
+    ctx.figure(
+      'operations covered',
+      byOperation.size,
+      [...byOperation]
+        .map(([op, n]) => `${op} ${n}`)
+        .join(', ')
+        .slice(0, 60) + '…',
+    );
     ctx.figure('latency p50 / p99', `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(0)} ms`);
     if (cut.size) ctx.figure('cut or unsendable (not counted)', [...cut].map(([k, n]) => `${k}: ${n}`).join(', '));
     const count = (prefix: RegExp) => [...violations].filter(([k]) => prefix.test(k)).reduce((n, [, v]) => n + v.count, 0);
@@ -203,10 +229,19 @@ export const fuzzDrill: Drill = {
     ctx.check('requests never answered', count(/^no answer/), count(/^no answer/) === 0, '0');
     ctx.check('server alive, /healthz 200', alive && health.status === 200, alive && health.status === 200, 'true');
     const mib = (n: number) => `${n.toFixed(0)} MiB`;
-    ctx.figure(`RSS after ${warmup} warm-up requests -> end`, `${mib(rssAfterWarmup)} -> ${mib(rssEnd)} (+${(rssEnd - rssAfterWarmup).toFixed(0)})`, 'peaks from 1-3 MB bodies stay mapped');
+    ctx.figure(
+      `RSS after ${warmup} warm-up requests -> end`,
+      `${mib(rssAfterWarmup)} -> ${mib(rssEnd)} (+${(rssEnd - rssAfterWarmup).toFixed(0)})`,
+      'peaks from 1-3 MB bodies stay mapped',
+    );
     ctx.figure('RSS after a full GC: warm-up -> end', `${mib(gcAfterWarmup.rss)} -> ${mib(gcEnd.rss)} (+${(gcEnd.rss - gcAfterWarmup.rss).toFixed(0)})`);
     const heapGrowth = gcEnd.heapUsed - gcAfterWarmup.heapUsed;
-    ctx.check('V8 heap used after a full GC: warm-up -> end', `${gcAfterWarmup.heapUsed.toFixed(1)} -> ${gcEnd.heapUsed.toFixed(1)} MiB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)})`, heapGrowth < HEAP_GROWTH_LIMIT_MIB, `growth < ${HEAP_GROWTH_LIMIT_MIB} MiB`);
+    ctx.check(
+      'V8 heap used after a full GC: warm-up -> end',
+      `${gcAfterWarmup.heapUsed.toFixed(1)} -> ${gcEnd.heapUsed.toFixed(1)} MiB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)})`,
+      heapGrowth < HEAP_GROWTH_LIMIT_MIB,
+      `growth < ${HEAP_GROWTH_LIMIT_MIB} MiB`,
+    );
     for (const [kind, v] of [...violations].sort((x, y) => y[1].count - x[1].count)) ctx.note(`${v.count} x ${kind}\n   e.g. ${v.example}`);
   },
 };

@@ -13,14 +13,27 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { waitFor, type Drill, type DrillContext } from './lib/harness.js';
 import { startDrillReceiver } from './lib/receiver.js';
-import { call, createTestMerchant, inspect, QR_BODY, registerWebhook, scratchDatabase, startServer, startWorker, type Reply, type ServiceProcess } from './lib/service.js';
+import {
+  call,
+  createTestMerchant,
+  inspect,
+  QR_BODY,
+  registerWebhook,
+  scratchDatabase,
+  startServer,
+  startWorker,
+  type Reply,
+  type ServiceProcess,
+} from './lib/service.js';
 
 /** Runs tasks with at most `limit` at once. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
 }
 
 const WITHDRAWAL = 500;
@@ -33,17 +46,25 @@ async function withdrawalRaces(ctx: DrillContext, databaseUrl: string, servers: 
     const qr = await call(servers[i % 2]!.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: { amount: 1000, currency: 'THB' } });
     await call(servers[(i + 1) % 2]!.base, 'POST', `/Thai/v1/test/payments/${qr.body.payment_id}/succeed`, { apiKey });
   }
-  const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => call(servers[i % 2]!.base, 'POST', '/Thai/v1/withdrawals', { apiKey, body: { amount: WITHDRAWAL } })));
+  const replies = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => call(servers[i % 2]!.base, 'POST', '/Thai/v1/withdrawals', { apiKey, body: { amount: WITHDRAWAL } })),
+  );
   const tally = new Map<string, number>();
   for (const r of replies) tally.set(label(r), (tally.get(label(r)) ?? 0) + 1);
   ctx.figure('40 withdrawals of 500 against 10,000 (servers a and b)', 40, [...tally].map(([k, v]) => `${k}: ${v}`).join(', '));
   const made = replies.filter((r) => r.status === 200).map((r) => r.body.withdrawal_id as string);
   const refused = replies.filter((r) => r.status === 402 && r.body?.error?.code === 'insufficient_funds').length;
   ctx.check('withdrawals made / refused 402', `${made.length} / ${refused}`, made.length === 20 && refused === 20, '20 / 20');
-  const settled = await waitFor(async () => {
-    const open = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM withdrawals WHERE merchant_id = $1 AND status IN ('pending', 'processed')", [merchant.id]);
-    return open.rows[0]!.n === 0;
-  }, 30_000, 250);
+  const settled = await waitFor(
+    async () => {
+      const open = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM withdrawals WHERE merchant_id = $1 AND status IN ('pending', 'processed')", [
+        merchant.id,
+      ]);
+      return open.rows[0]!.n === 0;
+    },
+    30_000,
+    250,
+  );
   ctx.check('withdrawals settled by the sandbox rail', made.length, settled.ok, `all, in ${(settled.waitedMs / 1000).toFixed(1)} s`);
   const events = await pg.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM withdrawals w WHERE w.merchant_id = $1
@@ -58,7 +79,12 @@ async function withdrawalRaces(ctx: DrillContext, databaseUrl: string, servers: 
     [merchant.id],
   );
   const row = balance.rows[0]!;
-  ctx.check('balance / ledger sum / entries', `${row.available}+${row.pending} / ${row.ledger} / ${row.entries}`, Number(row.available) === 0 && Number(row.pending) === 0 && Number(row.ledger) === 0 && row.entries === 30, '0+0 / 0 / 30');
+  ctx.check(
+    'balance / ledger sum / entries',
+    `${row.available}+${row.pending} / ${row.ledger} / ${row.entries}`,
+    Number(row.available) === 0 && Number(row.pending) === 0 && Number(row.ledger) === 0 && row.entries === 30,
+    '0+0 / 0 / 30',
+  );
 }
 
 const label = (r: Reply) => (r.status === 0 ? r.text : `${r.status}${r.body?.error?.code ? ` ${r.body.error.code}` : ''}`);
@@ -81,7 +107,10 @@ export const instancesDrill: Drill = {
       startServer(ctx, { name: 'server-a', databaseUrl: db.url, env: serverEnv }),
       startServer(ctx, { name: 'server-b', databaseUrl: db.url, env: serverEnv }),
     ]);
-    const workers = await Promise.all([startWorker(ctx, { name: 'worker-1', databaseUrl: db.url }), startWorker(ctx, { name: 'worker-2', databaseUrl: db.url })]);
+    const workers = await Promise.all([
+      startWorker(ctx, { name: 'worker-1', databaseUrl: db.url }),
+      startWorker(ctx, { name: 'worker-2', databaseUrl: db.url }),
+    ]);
     const servers = [a, b];
     const webhook = await registerWebhook(a.base, merchant.apiKey, receiver.url);
     receiver.setSecret(webhook.secret);
@@ -96,10 +125,12 @@ export const instancesDrill: Drill = {
     const started = Date.now();
     await inBatches(keys, 8, async (key) => {
       const replies = await Promise.all(
-        Array.from({ length: perKey }, (_, i) => call(servers[i % 2]!.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: QR_BODY(key), idempotencyKey: key }).then((r) => {
-          if (r.status === 200) byServer[i % 2]!++;
-          return r;
-        })),
+        Array.from({ length: perKey }, (_, i) =>
+          call(servers[i % 2]!.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: QR_BODY(key), idempotencyKey: key }).then((r) => {
+            if (r.status === 200) byServer[i % 2]!++;
+            return r;
+          }),
+        ),
       );
       answers.set(key, replies);
       for (const r of replies) tally.set(label(r), (tally.get(label(r)) ?? 0) + 1);
@@ -116,9 +147,17 @@ export const instancesDrill: Drill = {
     ctx.check('keys with a wrong set of answers', badKeys.length, badKeys.length === 0, '0 (>= one 200, all the same payment, the rest 409 in_use)');
     for (const line of badKeys.slice(0, 5)) ctx.note(`same key: ${line}`);
     const pg = await inspect(ctx, db.url);
-    const perReference = await pg.query<{ reference: string; n: number }>('SELECT reference, count(*)::int AS n FROM payments WHERE merchant_id = $1 GROUP BY reference', [merchant.id]);
+    const perReference = await pg.query<{ reference: string; n: number }>(
+      'SELECT reference, count(*)::int AS n FROM payments WHERE merchant_id = $1 GROUP BY reference',
+      [merchant.id],
+    );
     const dupes = perReference.rows.filter((r) => r.n !== 1);
-    ctx.check('payments per key', `${perReference.rows.length} keys, ${dupes.length} with != 1`, perReference.rows.length === keyCount && dupes.length === 0, `exactly 1 for each of ${keyCount}`);
+    ctx.check(
+      'payments per key',
+      `${perReference.rows.length} keys, ${dupes.length} with != 1`,
+      perReference.rows.length === keyCount && dupes.length === 0,
+      `exactly 1 for each of ${keyCount}`,
+    );
 
     // 2. Races between the servers on the same payment.
     const paymentIds = keys.slice(0, raceCount).map((key) => answers.get(key)!.find((r) => r.status === 200)!.body.payment_id as string);
@@ -146,11 +185,15 @@ export const instancesDrill: Drill = {
     ctx.check('payments with != 1 completion event', doubleEvents, doubleEvents === 0, '0');
     for (const line of badRaces.slice(0, 5)) ctx.note(`completion race: ${line}`);
 
-    const succeeded = (await pg.query<{ id: string }>("SELECT id FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [paymentIds])).rows.map((r) => r.id);
+    const succeeded = (await pg.query<{ id: string }>("SELECT id FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [paymentIds])).rows.map(
+      (r) => r.id,
+    );
     const refundTally = new Map<string, number>();
     const badRefunds: string[] = [];
     await inBatches(succeeded, 8, async (id) => {
-      const replies = await Promise.all([a, b].map((s, i) => call(s.base, 'POST', '/Thai/v1/refunds', { apiKey, body: { payment_id: id }, idempotencyKey: `r${i}-${id}` })));
+      const replies = await Promise.all(
+        [a, b].map((s, i) => call(s.base, 'POST', '/Thai/v1/refunds', { apiKey, body: { payment_id: id }, idempotencyKey: `r${i}-${id}` })),
+      );
       const outcome = replies.map(label).join(' | ');
       refundTally.set(outcome, (refundTally.get(outcome) ?? 0) + 1);
       if (replies.filter((r) => r.status === 200).length !== 1) badRefunds.push(`${id}: ${outcome}`);
@@ -170,19 +213,35 @@ export const instancesDrill: Drill = {
 
     // 4. Deliveries by the two workers (the merchant with the webhook).
     const eventIds = (await pg.query<{ id: string }>('SELECT id FROM events WHERE merchant_id = $1', [merchant.id])).rows.map((r) => r.id);
-    const waited = await waitFor(async () => {
-      const delivered = receiver.delivered();
-      if (!eventIds.every((id) => delivered.has(id))) return false;
-      const pending = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'");
-      return pending.rows[0]!.n === 0;
-    }, 60_000, 250);
+    const waited = await waitFor(
+      async () => {
+        const delivered = receiver.delivered();
+        if (!eventIds.every((id) => delivered.has(id))) return false;
+        const pending = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'");
+        return pending.rows[0]!.n === 0;
+      },
+      60_000,
+      250,
+    );
     const delivered = receiver.delivered();
-    ctx.check('events delivered', `${eventIds.filter((id) => delivered.has(id)).length}/${eventIds.length}`, waited.ok, `all, in ${(waited.waitedMs / 1000).toFixed(1)} s`);
+    ctx.check(
+      'events delivered',
+      `${eventIds.filter((id) => delivered.has(id)).length}/${eventIds.length}`,
+      waited.ok,
+      `all, in ${(waited.waitedMs / 1000).toFixed(1)} s`,
+    );
     const twice = [...receiver.counts()].filter(([, n]) => n > 1);
     ctx.check('webhook-ids received more than once', twice.length, twice.length === 0, '0 (receiver always 200)');
     for (const [id, n] of twice.slice(0, 5)) ctx.note(`received ${n} times: ${id}`);
-    const attempts = await pg.query<{ attempts: number; n: number }>('SELECT attempts, count(*)::int AS n FROM webhook_deliveries GROUP BY attempts ORDER BY attempts');
-    ctx.check('delivery rows by attempts', attempts.rows.map((r) => `${r.attempts}: ${r.n}`).join(', '), attempts.rows.every((r) => r.attempts === 1), 'all 1');
+    const attempts = await pg.query<{ attempts: number; n: number }>(
+      'SELECT attempts, count(*)::int AS n FROM webhook_deliveries GROUP BY attempts ORDER BY attempts',
+    );
+    ctx.check(
+      'delivery rows by attempts',
+      attempts.rows.map((r) => `${r.attempts}: ${r.n}`).join(', '),
+      attempts.rows.every((r) => r.attempts === 1),
+      'all 1',
+    );
     const unverified = receiver.arrivals.filter((x) => !x.verified || !x.consistent).length;
     ctx.check('deliveries failing standardwebhooks verification', unverified, unverified === 0, '0');
     const alive = [...servers, ...workers].filter((p) => p.alive()).length;

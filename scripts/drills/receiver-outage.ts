@@ -33,30 +33,37 @@ export const receiverDrill: Drill = {
     let stopped = false;
     const outcomes = new Map<string, number>();
     const count = (what: string) => outcomes.set(what, (outcomes.get(what) ?? 0) + 1);
-    const activity = closedLoop(3, () => stopped, async (i) => {
-      const key = `rcv-${run}-${i}`;
-      const qr = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: QR_BODY(key), idempotencyKey: key });
-      if (qr.status !== 200) return void count(`qr ${qr.status}`);
-      const id = qr.body.payment_id as string;
-      const fate = i % 4;
-      if (fate === 0) return void count('left pending');
-      const action = fate === 1 ? 'fail' : fate === 2 ? 'expire' : 'succeed';
-      const settled = await call(server.base, 'POST', `/Thai/v1/test/payments/${id}/${action}`, { apiKey });
-      count(`${action} ${settled.status}`);
-      if (action === 'succeed' && settled.status === 200) {
-        const refund = await call(server.base, 'POST', '/Thai/v1/refunds', { apiKey, body: { payment_id: id, amount: i % 2 ? 5000 : 15000 } });
-        count(`refund ${refund.status}`);
-      }
-      await sleep(50);
-    });
+    const activity = closedLoop(
+      3,
+      () => stopped,
+      async (i) => {
+        const key = `rcv-${run}-${i}`;
+        const qr = await call(server.base, 'POST', '/Thai/v1/qr-codes', { apiKey, body: QR_BODY(key), idempotencyKey: key });
+        if (qr.status !== 200) return void count(`qr ${qr.status}`);
+        const id = qr.body.payment_id as string;
+        const fate = i % 4;
+        if (fate === 0) return void count('left pending');
+        const action = fate === 1 ? 'fail' : fate === 2 ? 'expire' : 'succeed';
+        const settled = await call(server.base, 'POST', `/Thai/v1/test/payments/${id}/${action}`, { apiKey });
+        count(`${action} ${settled.status}`);
+        if (action === 'succeed' && settled.status === 200) {
+          const refund = await call(server.base, 'POST', '/Thai/v1/refunds', { apiKey, body: { payment_id: id, amount: i % 2 ? 5000 : 15000 } });
+          count(`refund ${refund.status}`);
+        }
+        await sleep(50);
+      },
+    );
 
     const phases: [string, () => Promise<void>][] = [
       ['up', async () => receiver.up().then(() => void (receiver.mode = 'ok'))],
       ['down (refused)', () => receiver.down()],
-      ['up, answering 500', async () => {
-        receiver.mode = 'error';
-        await receiver.up();
-      }],
+      [
+        'up, answering 500',
+        async () => {
+          receiver.mode = 'error';
+          await receiver.up();
+        },
+      ],
       ['up, never answering', async () => void (receiver.mode = 'hang')],
       ['up, answering 200', async () => void (receiver.mode = 'ok')],
     ];
@@ -76,11 +83,15 @@ export const receiverDrill: Drill = {
 
     const pg = await inspect(ctx, db.url);
     const eventIds = (await pg.query<{ id: string }>('SELECT id FROM events')).rows.map((r) => r.id);
-    const done = await waitFor(async () => {
-      const delivered = receiver.delivered();
-      if (!eventIds.every((id) => delivered.has(id))) return false;
-      return (await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'")).rows[0]!.n === 0;
-    }, 90_000, 250);
+    const done = await waitFor(
+      async () => {
+        const delivered = receiver.delivered();
+        if (!eventIds.every((id) => delivered.has(id))) return false;
+        return (await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'")).rows[0]!.n === 0;
+      },
+      90_000,
+      250,
+    );
     const delivered = receiver.delivered();
     const missing = eventIds.filter((id) => !delivered.has(id));
     const kinds = await pg.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM events GROUP BY kind ORDER BY kind');
@@ -88,8 +99,15 @@ export const receiverDrill: Drill = {
     ctx.check('events delivered (2xx)', `${eventIds.length - missing.length}/${eventIds.length}`, missing.length === 0 && eventIds.length > 0, 'all');
     ctx.figure('time to drain after the receiver recovered', `${((Date.now() - recoveredAt) / 1000).toFixed(1)} s`, done.ok ? '' : 'did not drain');
     for (const id of missing.slice(0, 5)) ctx.note(`never delivered: ${id}`);
-    const rows = await pg.query<{ status: string; n: number; max: number }>('SELECT status, count(*)::int AS n, max(attempts)::int AS max FROM webhook_deliveries GROUP BY status ORDER BY status');
-    ctx.check('delivery rows by status', rows.rows.map((r) => `${r.status}: ${r.n} (max ${r.max} attempts)`).join(', '), rows.rows.every((r) => r.status === 'delivered'), 'all delivered, none failed');
+    const rows = await pg.query<{ status: string; n: number; max: number }>(
+      'SELECT status, count(*)::int AS n, max(attempts)::int AS max FROM webhook_deliveries GROUP BY status ORDER BY status',
+    );
+    ctx.check(
+      'delivery rows by status',
+      rows.rows.map((r) => `${r.status}: ${r.n} (max ${r.max} attempts)`).join(', '),
+      rows.rows.every((r) => r.status === 'delivered'),
+      'all delivered, none failed',
+    );
     const unverified = receiver.arrivals.filter((a) => !a.verified);
     const inconsistent = receiver.arrivals.filter((a) => !a.consistent);
     ctx.check('requests failing standardwebhooks verification', unverified.length, unverified.length === 0, `0 of ${receiver.arrivals.length}`);

@@ -33,7 +33,10 @@ const DRILLS: Record<string, () => Promise<Drill>> = {
 };
 const CI_SUBSET = ['fuzz', 'instances', 'crash', 'fairness'];
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { short: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { short: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+});
 
 function usage(code: number): never {
   console.log(`usage: npm run drill -- (${Object.keys(DRILLS).join(' | ')} | all)... [--short]\n  all --short: the CI subset (${CI_SUBSET.join(', ')})`);
@@ -42,7 +45,9 @@ function usage(code: number): never {
 
 if (values.help) usage(0);
 if (positionals.length === 0) usage(2);
-const names = positionals.flatMap((name) => (name === 'all' ? (values.short ? CI_SUBSET : Object.keys(DRILLS)) : [name === 'receiver-outage' ? 'receiver' : name]));
+const names = positionals.flatMap((name) =>
+  name === 'all' ? (values.short ? CI_SUBSET : Object.keys(DRILLS)) : [name === 'receiver-outage' ? 'receiver' : name],
+);
 for (const name of names) if (!DRILLS[name]) usage(2);
 
 let current: (DrillContext & { cleanup(): Promise<void> }) | null = null;

@@ -142,7 +142,9 @@ async function measureAll(base: string, apiKey: string, queries: { name: string;
       if (i >= WARMUP) times.get(q.name)!.push(reply.ms);
     }
   }
-  return new Map(queries.map((q) => [q.name, { p50: percentile(times.get(q.name)!, 50), p99: percentile(times.get(q.name)!, 99), total: totals.get(q.name)! }]));
+  return new Map(
+    queries.map((q) => [q.name, { p50: percentile(times.get(q.name)!, 50), p99: percentile(times.get(q.name)!, 99), total: totals.get(q.name)! }]),
+  );
 }
 
 async function timeSql(pg: pg.Client, sql: string, params: unknown[], runs = 7): Promise<number> {
@@ -239,7 +241,9 @@ export const scaleDrill: Drill = {
       await pg.query('VACUUM ANALYZE events');
       const counted = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1', [merchant.id]);
       const size = await pg.query<{ s: string }>("SELECT pg_size_pretty(pg_total_relation_size('transactions')) AS s");
-      ctx.log(`${counted.rows[0]!.n} transactions: inserted in ${((inserted - started) / 1000).toFixed(0)} s, vacuumed in ${((Date.now() - inserted) / 1000).toFixed(0)} s, table + indexes ${size.rows[0]!.s}`);
+      ctx.log(
+        `${counted.rows[0]!.n} transactions: inserted in ${((inserted - started) / 1000).toFixed(0)} s, vacuumed in ${((Date.now() - inserted) / 1000).toFixed(0)} s, table + indexes ${size.rows[0]!.s}`,
+      );
       ctx.check(`rows for the merchant at stage ${rows}`, counted.rows[0]!.n, counted.rows[0]!.n === rows, String(rows));
       const events = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE merchant_id = $1', [merchant.id]);
       ctx.check(`events for the merchant at stage ${rows}`, events.rows[0]!.n, events.rows[0]!.n === rows, String(rows));
@@ -269,7 +273,12 @@ export const scaleDrill: Drill = {
       if (name === BASELINE) {
         ctx.figure(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), 'HTTP + auth + one indexed row');
       } else if (name === BALANCE) {
-        ctx.check(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), last.p50 < TARGET_MS, `p50 < ${TARGET_MS} ms at ${stages.at(-1)} ledger entries (running totals)`);
+        ctx.check(
+          `${name}: p50 / p99 at ${stages.join(' | ')}`,
+          cells.join(' | '),
+          last.p50 < TARGET_MS,
+          `p50 < ${TARGET_MS} ms at ${stages.at(-1)} ledger entries (running totals)`,
+        );
       } else if (name.startsWith('first page') || name === EVENTS_FIRST_PAGE) {
         ctx.check(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), last.p50 < TARGET_MS, `p50 < ${TARGET_MS} ms at ${stages.at(-1)}`);
       } else {

@@ -8,8 +8,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, Socket, type LookupFunction, type TcpSocketConnectOpts } from 'node:net';
 import { afterEach } from 'vitest';
 
-const isLoopback = (address: string): boolean =>
-  (isIP(address) === 4 && address.startsWith('127.')) || address === '::1' || address === '::ffff:127.0.0.1';
+const isLoopback = (address: string): boolean => (isIP(address) === 4 && address.startsWith('127.')) || address === '::1' || address === '::ffff:127.0.0.1';
 
 const denied: string[] = [];
 

@@ -87,7 +87,8 @@ export function cleanupRegistry(): { add(task: () => Promise<unknown>): void; ru
   let running: Promise<void> | null = null;
   const run = () =>
     (running ??= (async () => {
-      for (const task of tasks.reverse()) await task().catch((error: unknown) => console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
+      for (const task of tasks.reverse())
+        await task().catch((error: unknown) => console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
     })());
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {

@@ -10,8 +10,5 @@ const client = new PaymentQrClient({
 const order = { id: 'ORD-88213', totalSatang: 150_000 };
 
 // Your own key makes the call idempotent across restarts of your process, not only across retries.
-const qrCode = await client.qrCodes.create(
-  { amount: order.totalSatang, currency: 'THB', reference: order.id },
-  { idempotencyKey: `qr-${order.id}` },
-);
+const qrCode = await client.qrCodes.create({ amount: order.totalSatang, currency: 'THB', reference: order.id }, { idempotencyKey: `qr-${order.id}` });
 console.log(qrCode.qr_code_id);

@@ -11,7 +11,16 @@ const TARBALL_BUDGET_BYTES = 64_000;
 const sdkRoot = fileURLToPath(new URL('../', import.meta.url));
 
 async function bundledSize(): Promise<number> {
-  const result = await build({ entryPoints: [`${sdkRoot}dist/index.js`], bundle: true, minify: true, format: 'esm', platform: 'neutral', packages: 'external', write: false, logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [`${sdkRoot}dist/index.js`],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    packages: 'external',
+    write: false,
+    logLevel: 'silent',
+  });
   return gzipSync(result.outputFiles[0]?.contents ?? new Uint8Array()).length;
 }
 
@@ -26,7 +35,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const bundle = await bundledSize();
   const tarball = tarballSize();
   const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
-  console.log(`sdk size: bundled ${kB(bundle)} gzipped without dependencies (budget ${kB(BUNDLE_BUDGET_BYTES)}); tarball ${kB(tarball.size)}, ${tarball.entryCount} files (budget ${kB(TARBALL_BUDGET_BYTES)})`);
+  console.log(
+    `sdk size: bundled ${kB(bundle)} gzipped without dependencies (budget ${kB(BUNDLE_BUDGET_BYTES)}); tarball ${kB(tarball.size)}, ${tarball.entryCount} files (budget ${kB(TARBALL_BUDGET_BYTES)})`,
+  );
   if (bundle > BUNDLE_BUDGET_BYTES || tarball.size > TARBALL_BUDGET_BYTES) {
     console.error('sdk size: OVER BUDGET');
     process.exit(1);

@@ -47,12 +47,15 @@ function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
     if (!OPTION_NAMES.has(name)) throw new TypeError(`Unknown PaymentQrClient option '${name}'. Known options: ${[...OPTION_NAMES].join(', ')}.`);
   }
   const { apiKey, baseUrl, timeout = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
-  if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_....');
+  if (typeof apiKey !== 'string' || apiKey === '')
+    throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_....');
   // The key itself is never put in a message: messages end up in logs.
   if (!API_KEY.test(apiKey)) throw new TypeError('PaymentQrClient option apiKey must look like sk_test_... or sk_live_....');
   // Undefined is what an unset environment variable gives: say what to set, not that undefined is no URL.
   if (baseUrl === undefined || baseUrl === '') {
-    throw new TypeError(`PaymentQrClient option baseUrl is required: where the service runs, e.g. 'https://payment-qr.example.com' (the SDK adds ${API_PATH}).`);
+    throw new TypeError(
+      `PaymentQrClient option baseUrl is required: where the service runs, e.g. 'https://payment-qr.example.com' (the SDK adds ${API_PATH}).`,
+    );
   }
   let url: URL;
   try {
@@ -60,13 +63,19 @@ function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
   } catch {
     throw new TypeError(`PaymentQrClient option baseUrl must be an absolute http(s) URL, got '${baseUrl}'.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`PaymentQrClient option baseUrl must be http or https, got '${url.protocol}'.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`PaymentQrClient option baseUrl must be http or https, got '${url.protocol}'.`);
   if (url.search !== '' || url.hash !== '') throw new TypeError('PaymentQrClient option baseUrl must not carry a query or fragment.');
   // The contract's server URL (.../Thai/v1) names the API base itself: what precedes it is the prefix.
-  const origin = url.toString().replace(/\/+$/, '').replace(/\/Thai\/v1$/, '');
+  const origin = url
+    .toString()
+    .replace(/\/+$/, '')
+    .replace(/\/Thai\/v1$/, '');
   // The other bases the service answers at are mistakes here: the SDK would add /Thai/v1 after them.
   if (/^https?:\/\/[^/]+\/v1$|\/Thai$/.test(origin)) {
-    throw new TypeError(`PaymentQrClient option baseUrl is where the service runs, with a gateway's path prefix if any, e.g. 'https://api.example.com'; the SDK adds ${API_PATH} itself.`);
+    throw new TypeError(
+      `PaymentQrClient option baseUrl is where the service runs, with a gateway's path prefix if any, e.g. 'https://api.example.com'; the SDK adds ${API_PATH} itself.`,
+    );
   }
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2_147_483_647) {
     throw new TypeError('PaymentQrClient option timeout must be a positive number of milliseconds.');

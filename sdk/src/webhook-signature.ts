@@ -61,7 +61,12 @@ const explanations: Record<WebhookVerificationFailure, string> = {
 function isWebhookEvent(value: unknown): value is WebhookEvent {
   const event = value as Partial<Record<keyof WebhookEvent, unknown>> | null;
   return (
-    typeof event === 'object' && event !== null && typeof event.id === 'string' && typeof event.event === 'string' && typeof event.data === 'object' && event.data !== null
+    typeof event === 'object' &&
+    event !== null &&
+    typeof event.id === 'string' &&
+    typeof event.event === 'string' &&
+    typeof event.data === 'object' &&
+    event.data !== null
   );
 }
 

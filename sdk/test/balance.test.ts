@@ -58,7 +58,11 @@ describe('client.balance and client.withdrawals', () => {
 
   it('raises the SDK errors: 402 insufficient_funds, 422 payout_account_missing and invalid_amount, 404 withdrawal_not_found', async () => {
     const client = await merchantWith(1000);
-    await expect(client.withdrawals.create({ amount: 1001 })).rejects.toMatchObject({ constructor: PaymentDeclinedError, code: 'insufficient_funds', status: 402 });
+    await expect(client.withdrawals.create({ amount: 1001 })).rejects.toMatchObject({
+      constructor: PaymentDeclinedError,
+      code: 'insufficient_funds',
+      status: 402,
+    });
     await expect(client.withdrawals.create({ amount: 99 })).rejects.toMatchObject({ constructor: ValidationError, code: 'invalid_amount' });
     await expect(client.withdrawals.retrieve('wd_unknown')).rejects.toBeInstanceOf(NotFoundError);
     const noAccount = await merchantWith(1000, { payout: false });

@@ -8,14 +8,18 @@ describe('PaymentQrClient options', () => {
     const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com' });
     expect(client.qrCodes.imageUrl('qr_1')).toBe('https://payment-qr.example.com/Thai/qr-codes/qr_1/image');
     expect(new PaymentQrClient({ apiKey: 'sk_live_x-Y_z', baseUrl: 'http://127.0.0.1:8080' })).toBeInstanceOf(PaymentQrClient);
-    expect(make({ apiKey: 'sk_test_abc' })).toThrow(new TypeError("PaymentQrClient option baseUrl is required: where the service runs, e.g. 'https://payment-qr.example.com' (the SDK adds /Thai/v1)."));
+    expect(make({ apiKey: 'sk_test_abc' })).toThrow(
+      new TypeError("PaymentQrClient option baseUrl is required: where the service runs, e.g. 'https://payment-qr.example.com' (the SDK adds /Thai/v1)."),
+    );
     // An unset environment variable is the usual way to pass none.
     expect(make({ apiKey: 'sk_test_abc', baseUrl: undefined })).toThrow(/baseUrl is required/);
     expect(make({ apiKey: 'sk_test_abc', baseUrl: '' })).toThrow(/baseUrl is required/);
   });
 
   it('refuses unknown options, naming them', () => {
-    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com', maxNetworkRetries: 3 })).toThrow(new TypeError("Unknown PaymentQrClient option 'maxNetworkRetries'. Known options: apiKey, baseUrl, timeout, maxRetries, fetch."));
+    expect(make({ apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com', maxNetworkRetries: 3 })).toThrow(
+      new TypeError("Unknown PaymentQrClient option 'maxNetworkRetries'. Known options: apiKey, baseUrl, timeout, maxRetries, fetch."),
+    );
   });
 
   it('refuses a missing or malformed key without echoing it', () => {
@@ -37,7 +41,9 @@ describe('PaymentQrClient options', () => {
 
   it('keeps a path prefix of the base URL (a gateway, a mock), also one ending in /v1', () => {
     const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://gw.example.com/payment-qr/' });
-    expect(client.qrCodes.imageUrl('qr_1', { format: 'svg', size: 400 })).toBe('https://gw.example.com/payment-qr/Thai/qr-codes/qr_1/image?format=svg&size=400');
+    expect(client.qrCodes.imageUrl('qr_1', { format: 'svg', size: 400 })).toBe(
+      'https://gw.example.com/payment-qr/Thai/qr-codes/qr_1/image?format=svg&size=400',
+    );
     const versioned = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://gw.example.com/payments/v1' });
     expect(versioned.qrCodes.imageUrl('qr_1')).toBe('https://gw.example.com/payments/v1/Thai/qr-codes/qr_1/image');
   });

@@ -103,7 +103,9 @@ describe('errors from the API', () => {
 
   it('an Idempotency-Key the API would refuse (empty, over 255 characters) is refused before sending', async () => {
     for (const idempotencyKey of ['', 'k'.repeat(256)]) {
-      await expect(client.qrCodes.create({ amount: 1_000, currency: 'THB' }, { idempotencyKey })).rejects.toThrow(new TypeError('Request option idempotencyKey must be a string of 1 to 255 characters.'));
+      await expect(client.qrCodes.create({ amount: 1_000, currency: 'THB' }, { idempotencyKey })).rejects.toThrow(
+        new TypeError('Request option idempotencyKey must be a string of 1 to 255 characters.'),
+      );
     }
     expect(await client.qrCodes.create({ amount: 1_000, currency: 'THB' }, { idempotencyKey: 'k'.repeat(255) })).toMatchObject({ status: 'pending' });
   });
@@ -114,7 +116,11 @@ describe('errorFromResponse', () => {
     const body = (code: string) => ({ error: { code, message: 'm', type: 'validation_error', request_id: 'req_body' } });
     expect(errorFromResponse(405, body('method_not_allowed'), null)).toBeInstanceOf(ValidationError);
     expect(errorFromResponse(413, body('payload_too_large'), null)).toBeInstanceOf(ValidationError);
-    expect(errorFromResponse(408, { error: { code: 'request_timeout', message: 'm', type: 'api_error', request_id: 'req_body' } }, null)).toMatchObject({ name: 'ApiError', code: 'request_timeout', status: 408 });
+    expect(errorFromResponse(408, { error: { code: 'request_timeout', message: 'm', type: 'api_error', request_id: 'req_body' } }, null)).toMatchObject({
+      name: 'ApiError',
+      code: 'request_timeout',
+      status: 408,
+    });
     expect(errorFromResponse(410, body('qr_code_expired'), null)).toBeInstanceOf(NotFoundError);
     expect(errorFromResponse(503, body('service_unavailable'), null)).toBeInstanceOf(ApiError);
     expect(errorFromResponse(418, body('internal_error'), null)).toBeInstanceOf(ApiError);

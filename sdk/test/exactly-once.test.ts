@@ -41,23 +41,31 @@ const readBody = async (req: IncomingMessage): Promise<Buffer> => {
 async function startDroppingProxy(target: string): Promise<{ url: string; forwarded: Forwarded[] }> {
   const forwarded: Forwarded[] = [];
   let dropped = false;
-  const proxy = createServer(handled(async (req, res) => {
-    const body = await readBody(req);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
-    }
-    const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length > 0 ? body.toString('utf8') : undefined });
-    const text = await upstream.text();
-    forwarded.push({ path: req.url ?? '', idempotencyKey: req.headers['idempotency-key'] as string | undefined, status: upstream.status, replayed: upstream.headers.get('idempotent-replayed'), body: text });
-    if (!dropped && req.method === 'POST' && req.url === '/Thai/v1/qr-codes') {
-      dropped = true;
-      req.socket.destroy();
-      return;
-    }
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-    res.end(text);
-  }));
+  const proxy = createServer(
+    handled(async (req, res) => {
+      const body = await readBody(req);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
+      }
+      const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length > 0 ? body.toString('utf8') : undefined });
+      const text = await upstream.text();
+      forwarded.push({
+        path: req.url ?? '',
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        status: upstream.status,
+        replayed: upstream.headers.get('idempotent-replayed'),
+        body: text,
+      });
+      if (!dropped && req.method === 'POST' && req.url === '/Thai/v1/qr-codes') {
+        dropped = true;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+      res.end(text);
+    }),
+  );
   proxies.push(proxy);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, forwarded };

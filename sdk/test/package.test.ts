@@ -30,7 +30,9 @@ describe('the build', () => {
   let outDir: string;
   beforeAll(() => {
     outDir = mkdtempSync(join(tmpdir(), 'payment-qr-sdk-dist-'));
-    execFileSync(process.execPath, [join(sdkRoot, '../node_modules/typescript/bin/tsc'), '-p', join(sdkRoot, 'tsconfig.build.json'), '--outDir', outDir], { stdio: 'pipe' });
+    execFileSync(process.execPath, [join(sdkRoot, '../node_modules/typescript/bin/tsc'), '-p', join(sdkRoot, 'tsconfig.build.json'), '--outDir', outDir], {
+      stdio: 'pipe',
+    });
   }, 60_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -39,7 +41,10 @@ describe('the build', () => {
     expect(declarations.map((file) => relative(outDir, file))).toContain('index.d.ts');
     for (const file of declarations) {
       for (const specifier of specifiersOf(readFileSync(file, 'utf8'))) {
-        const ok = specifier.startsWith('./') || specifier.startsWith('../') ? !relative(outDir, join(file, '..', specifier)).startsWith('..') : specifier in packageJson.dependencies;
+        const ok =
+          specifier.startsWith('./') || specifier.startsWith('../')
+            ? !relative(outDir, join(file, '..', specifier)).startsWith('..')
+            : specifier in packageJson.dependencies;
         expect(ok, `${relative(outDir, file)} imports '${specifier}'`).toBe(true);
       }
     }
@@ -63,7 +68,14 @@ describe('the build', () => {
 
   it('bundles for the browser with its dependencies, none of which needs Node', async () => {
     // esbuild (there through tsx) fails on any Node built-in when the platform is the browser.
-    const result = await build({ entryPoints: [join(sdkRoot, 'src/index.ts')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [join(sdkRoot, 'src/index.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
     expect(result.errors).toEqual([]);
     const bundle = result.outputFiles[0]?.text ?? '';
     expect(bundle).not.toMatch(/\bprocess\.env\b|require\(["']node:/);
@@ -92,7 +104,11 @@ describe('npm pack -w sdk', () => {
 
     const out = join(scratch, 'out');
     mkdirSync(out);
-    execFileSync('npm', ['pack', '-w', 'sdk', '--pack-destination', out], { cwd: scratch, stdio: 'pipe', env: { ...process.env, npm_config_ignore_scripts: 'false' } });
+    execFileSync('npm', ['pack', '-w', 'sdk', '--pack-destination', out], {
+      cwd: scratch,
+      stdio: 'pipe',
+      env: { ...process.env, npm_config_ignore_scripts: 'false' },
+    });
     const [tarball] = readdirSync(out).filter((name) => name.endsWith('.tgz'));
     packed = execFileSync('tar', ['-tzf', join(out, tarball ?? 'missing.tgz')], { encoding: 'utf8' })
       .split('\n')

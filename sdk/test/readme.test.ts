@@ -15,7 +15,9 @@ const readme = readFileSync(readmePath, 'utf8');
 describe('README', () => {
   it('shows every example file verbatim, and has no code block in TypeScript or JavaScript that is not one', () => {
     const shown = [...readme.matchAll(EXAMPLE_BLOCK)].map(([, file]) => file);
-    const files = readdirSync(examplesDir).filter((name) => /\.(ts|mjs|cjs)$/.test(name)).map((name) => `examples/${name}`);
+    const files = readdirSync(examplesDir)
+      .filter((name) => /\.(ts|mjs|cjs)$/.test(name))
+      .map((name) => `examples/${name}`);
     expect([...shown].sort()).toEqual(files.sort());
     expect(readme.match(/```(ts|js)\n/g)).toHaveLength(shown.length);
     expect(syncReadme(readme), 'README is out of date: run node --import tsx scripts/sync-readme.ts').toBe(readme);
@@ -69,7 +71,10 @@ describe('examples against the real server', () => {
   it('the pagination example runs', async () => {
     log.mockClear();
     await import('../examples/pagination.js');
-    expect(logged()).toEqual([expect.stringMatching(/^Received [\d.]+ THB$/), expect.stringMatching(/^\d+ pending payments, showing \d+; more: (true|false)$/)]);
+    expect(logged()).toEqual([
+      expect.stringMatching(/^Received [\d.]+ THB$/),
+      expect.stringMatching(/^\d+ pending payments, showing \d+; more: (true|false)$/),
+    ]);
   });
 
   it('the Express receiver accepts the service\u2019s signed deliveries and refuses forged ones', async () => {
@@ -97,7 +102,12 @@ describe('examples against the real server', () => {
 
       const forged = await fetch(receiver, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,Zm9yZ2Vk' },
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': 'evt_1',
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,Zm9yZ2Vk',
+        },
         body: JSON.stringify({ id: 'evt_1', event: 'payment.succeeded', data: {}, timestamp: new Date().toISOString() }),
       });
       expect(forged.status).toBe(400);

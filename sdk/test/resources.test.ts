@@ -35,7 +35,14 @@ describe('QR codes, payments, test helpers and refunds', () => {
       client_name: 'Somchai Jaidee',
       metadata: { order_id: 'ORD-88213' },
     });
-    expect(qrCode).toMatchObject({ amount: 150_000, currency: 'THB', status: 'pending', reference: 'INV-2026-00042', client_name: 'Somchai Jaidee', metadata: { order_id: 'ORD-88213' } });
+    expect(qrCode).toMatchObject({
+      amount: 150_000,
+      currency: 'THB',
+      status: 'pending',
+      reference: 'INV-2026-00042',
+      client_name: 'Somchai Jaidee',
+      metadata: { order_id: 'ORD-88213' },
+    });
     expect(qrCode.qr_data.startsWith('000201')).toBe(true);
     expect(Date.parse(qrCode.expires_at) - Date.parse(qrCode.created_at)).toBe(30 * 60_000);
 
@@ -54,7 +61,13 @@ describe('QR codes, payments, test helpers and refunds', () => {
     expect((await client.payments.waitForCompletion(qrCode.payment_id, { intervalMs: 50 })).status).toBe('succeeded');
 
     const partial = await client.refunds.create({ payment_id: qrCode.payment_id, amount: 50_000, reason: 'Customer returned one item' });
-    expect(partial).toMatchObject({ payment_id: qrCode.payment_id, amount: 50_000, currency: 'THB', status: 'succeeded', reason: 'Customer returned one item' });
+    expect(partial).toMatchObject({
+      payment_id: qrCode.payment_id,
+      amount: 50_000,
+      currency: 'THB',
+      status: 'succeeded',
+      reason: 'Customer returned one item',
+    });
     expect(await client.refunds.retrieve(partial.refund_id)).toEqual(partial);
     expect(await client.payments.retrieve(qrCode.payment_id)).toMatchObject({ status: 'succeeded', refunded_amount: 50_000 });
 
@@ -103,8 +116,20 @@ describe('QR codes, payments, test helpers and refunds', () => {
 
   it('charges cards and lists payments with filters and pages', async () => {
     const client = await clientForNewMerchant(server);
-    const card = await client.payments.create({ token_id: 'tok_mastercard', amount: 89_000, currency: 'THB', description: 'Pro plan, 12 months', metadata: { plan: 'pro' } });
-    expect(card).toMatchObject({ status: 'succeeded', card: { brand: 'mastercard', last4: '4444' }, qr_code_id: null, expires_at: null, description: 'Pro plan, 12 months' });
+    const card = await client.payments.create({
+      token_id: 'tok_mastercard',
+      amount: 89_000,
+      currency: 'THB',
+      description: 'Pro plan, 12 months',
+      metadata: { plan: 'pro' },
+    });
+    expect(card).toMatchObject({
+      status: 'succeeded',
+      card: { brand: 'mastercard', last4: '4444' },
+      qr_code_id: null,
+      expires_at: null,
+      description: 'Pro plan, 12 months',
+    });
     const qrCode = await client.qrCodes.create({ amount: 10_000, currency: 'THB' });
 
     const firstPage = await client.payments.list().page({ limit: 1 });
@@ -136,7 +161,12 @@ describe('transactions', () => {
     expect(counting.urls.map((url) => new URL(url).search)).toEqual(['?limit=2&offset=0', '?limit=2&offset=2', '?limit=2&offset=4']);
 
     const succeeded = await client.transactions.list({ status: 'succeeded', type: 'payment', limit: 2 }).toArray();
-    expect(succeeded.map((t) => t.payment_id).sort()).toEqual(qrCodes.slice(0, 3).map((q) => q.payment_id).sort());
+    expect(succeeded.map((t) => t.payment_id).sort()).toEqual(
+      qrCodes
+        .slice(0, 3)
+        .map((q) => q.payment_id)
+        .sort(),
+    );
 
     const page = await client.transactions.list({ type: 'payment' }).page({ limit: 2, offset: 2 });
     expect(page).toMatchObject({ total: 5, limit: 2, offset: 2, hasMore: true });
@@ -187,7 +217,11 @@ describe('webhooks', () => {
 
   it('answers invalid_url for a host that does not resolve (the sandbox has no DNS)', async () => {
     const client = await clientForNewMerchant(server);
-    await expect(client.webhooks.create({ url: 'https://example.invalid/hook', events: ['payment.succeeded'] })).rejects.toMatchObject({ status: 422, code: 'invalid_url', param: 'url' });
+    await expect(client.webhooks.create({ url: 'https://example.invalid/hook', events: ['payment.succeeded'] })).rejects.toMatchObject({
+      status: 422,
+      code: 'invalid_url',
+      param: 'url',
+    });
   });
 });
 

@@ -33,7 +33,8 @@ function senderFor(server: FlakyServer, options: { maxRetries?: number; timeout?
     sleep: async (ms) => void waits.push(ms),
     random: () => 0.5,
   });
-  const createQrCode = (requestOptions = {}) => sender.request({ method: 'POST', path: 'qr-codes', body: { amount: 1_000, currency: 'THB' }, options: requestOptions });
+  const createQrCode = (requestOptions = {}) =>
+    sender.request({ method: 'POST', path: 'qr-codes', body: { amount: 1_000, currency: 'THB' }, options: requestOptions });
   return { sender, waits, createQrCode };
 }
 
@@ -108,7 +109,10 @@ describe('retry rules (waits recorded, not slept)', () => {
   });
 
   it('retries 500 and 503, and the last error carries the API fields', async () => {
-    const server = await serve({ status: 500, body: apiError('internal_error', 'api_error', 'req_a') }, { status: 503, body: apiError('service_unavailable', 'api_error', 'req_b') });
+    const server = await serve(
+      { status: 500, body: apiError('internal_error', 'api_error', 'req_a') },
+      { status: 503, body: apiError('service_unavailable', 'api_error', 'req_b') },
+    );
     const { createQrCode } = senderFor(server);
     const error = await createQrCode().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);

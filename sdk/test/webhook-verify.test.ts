@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { PaymentQrClient, WebhookVerificationError, verifyWebhook, type PaymentEvent, type RefundEvent, type TestEvent, type WebhookEvent } from '../src/index.js';
+import {
+  PaymentQrClient,
+  WebhookVerificationError,
+  verifyWebhook,
+  type PaymentEvent,
+  type RefundEvent,
+  type TestEvent,
+  type WebhookEvent,
+} from '../src/index.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const client = new PaymentQrClient({ apiKey: 'sk_test_receiver', baseUrl: 'https://payment-qr.example.com' });
@@ -9,7 +17,14 @@ const client = new PaymentQrClient({ apiKey: 'sk_test_receiver', baseUrl: 'https
 const event: PaymentEvent = {
   id: 'evt_01JD3X9P2Q4R6S8T0V2W4X6Y8Z',
   event: 'payment.succeeded',
-  data: { payment_id: 'pay_01JD3X7K9R5G8N2P4S6T8V0WXY', status: 'succeeded', amount: 150_000, currency: 'THB', reference: 'INV-2026-00042', metadata: { order_id: 'ORD-88213' } },
+  data: {
+    payment_id: 'pay_01JD3X7K9R5G8N2P4S6T8V0WXY',
+    status: 'succeeded',
+    amount: 150_000,
+    currency: 'THB',
+    reference: 'INV-2026-00042',
+    metadata: { order_id: 'ORD-88213' },
+  },
   timestamp: '2026-11-20T08:17:02.481Z',
 };
 const body = JSON.stringify(event);
@@ -54,7 +69,11 @@ describe('webhooks.verify', () => {
   it('accepts the raw body as a Buffer, headers in any case or as Headers, and several signatures', () => {
     const headers = signed(body);
     expect(verifyWebhook(Buffer.from(body), headers, secret)).toEqual(event);
-    const mixedCase = { 'Webhook-Id': headers['webhook-id'], 'WEBHOOK-TIMESTAMP': headers['webhook-timestamp'], 'Webhook-Signature': headers['webhook-signature'] };
+    const mixedCase = {
+      'Webhook-Id': headers['webhook-id'],
+      'WEBHOOK-TIMESTAMP': headers['webhook-timestamp'],
+      'Webhook-Signature': headers['webhook-signature'],
+    };
     expect(verifyWebhook(body, mixedCase, secret)).toEqual(event);
     expect(verifyWebhook(body, new Headers(headers), secret)).toEqual(event);
     const rotated = { ...headers, 'webhook-signature': `v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= ${headers['webhook-signature']}` };

@@ -27,13 +27,16 @@ export async function runBankCommand(services: Services, args: string[]): Promis
   });
   const [, , action, id, ...rest] = positionals;
   if (action === undefined) return printUnmatched(services, { all: values.all, json: values.json });
-  if ((action !== 'return' && action !== 'resolve') || !id || rest.length > 0) throw new ConfigError(`unknown command 'bank unmatched ${positionals.slice(2).join(' ')}'.\n${BANK_USAGE}`);
+  if ((action !== 'return' && action !== 'resolve') || !id || rest.length > 0)
+    throw new ConfigError(`unknown command 'bank unmatched ${positionals.slice(2).join(' ')}'.\n${BANK_USAGE}`);
   if (!BTX_ID.test(id)) throw new ConfigError(`name the unmatched bank transaction: bank unmatched ${action} btx_...`);
   if (action === 'return') {
     if (values.note !== undefined) throw new ConfigError('--note goes with resolve, not return.');
     const returned = await returnUnmatchedMoney(services, id);
     const destination = returned.resolution?.kind === 'returned' ? returned.resolution.destination : null;
-    console.log(`${id}: ${returned.amount} THB goes back to account ending ${destination?.accountNumber.slice(-4)} at bank ${destination?.bankCode} in the next withdrawals export.`);
+    console.log(
+      `${id}: ${returned.amount} THB goes back to account ending ${destination?.accountNumber.slice(-4)} at bank ${destination?.bankCode} in the next withdrawals export.`,
+    );
   } else {
     if (values.note === undefined) throw new ConfigError('give --note "..." saying how it was handled.');
     await resolveUnmatchedMoney(services, id, values.note);
@@ -71,6 +74,8 @@ async function printUnmatched(services: Services, { all, json }: { all: boolean;
   console.log(`${total} ${which}unmatched bank transaction(s)${total > unmatched.length ? `, newest ${unmatched.length} shown` : ''}:`);
   for (const u of unmatched) {
     const handled = u.note !== null ? `  note: ${u.note}` : '';
-    console.log(`${u.bank_transaction_id}  ${u.status.padEnd(16)}  ${u.reason.padEnd(19)}  ${u.amount.padStart(12)} THB  ref1 ${u.ref1}  bank id ${u.transaction_id}  paid ${u.paid_at}${u.payment_id ? `  payment ${u.payment_id}` : ''}${handled}`);
+    console.log(
+      `${u.bank_transaction_id}  ${u.status.padEnd(16)}  ${u.reason.padEnd(19)}  ${u.amount.padStart(12)} THB  ref1 ${u.ref1}  bank id ${u.transaction_id}  paid ${u.paid_at}${u.payment_id ? `  payment ${u.payment_id}` : ''}${handled}`,
+    );
   }
 }

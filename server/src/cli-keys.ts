@@ -31,7 +31,11 @@ const wire = (key: ApiKeyRecord) => ({
 });
 
 function describe(key: ApiKeyRecord, now: Date): string {
-  const state = key.revokedAt ? `revoked ${iso(key.revokedAt)}` : key.expiresAt ? `${key.expiresAt <= now ? 'expired' : 'expires'} ${iso(key.expiresAt)}` : 'no expiry';
+  const state = key.revokedAt
+    ? `revoked ${iso(key.revokedAt)}`
+    : key.expiresAt
+      ? `${key.expiresAt <= now ? 'expired' : 'expires'} ${iso(key.expiresAt)}`
+      : 'no expiry';
   return `${key.prefix}...${key.last4 ?? '????'}  created ${iso(key.createdAt)}  last used ${iso(key.lastUsedAt) ?? 'never'}  ${state}`;
 }
 
@@ -40,7 +44,8 @@ export function checkKeysCommand(command: string, options: KeysOptions): void {
   if (!['roll', 'list', 'revoke'].includes(command)) throw new ConfigError(`unknown command 'keys ${command}'.\n${KEYS_USAGE}`);
   if (!options.merchant?.trim()) throw new ConfigError('--merchant is required.');
   if (command === 'roll') parseDuration(options['expire-old-in'] ?? '24h', '--expire-old-in');
-  if (command === 'revoke' && !/^[A-Za-z0-9_-]{4}$/.test(options['key-last4'] ?? '')) throw new ConfigError('--key-last4 must be the last four characters of the key.');
+  if (command === 'revoke' && !/^[A-Za-z0-9_-]{4}$/.test(options['key-last4'] ?? ''))
+    throw new ConfigError('--key-last4 must be the last four characters of the key.');
 }
 
 /** `keys roll | list | revoke`: prints what happened; an impossible request throws ApiKeyAdminError. */
@@ -60,6 +65,8 @@ export async function runKeysCommand(s: Services, command: string, options: Keys
     else for (const key of keys) console.log(describe(key, now));
   } else {
     const key = await revokeApiKey(s, merchantId, options['key-last4']!);
-    console.log(options.json ? JSON.stringify({ revoked: wire(key) }) : `Revoked ${key.prefix}...${key.last4}: it answers 401 on every instance within a second.`);
+    console.log(
+      options.json ? JSON.stringify({ revoked: wire(key) }) : `Revoked ${key.prefix}...${key.last4}: it answers 401 on every instance within a second.`,
+    );
   }
 }

@@ -52,7 +52,8 @@ export const payoutOptions = {
 } as const;
 
 export const isPayoutCommand = (positionals: string[]): boolean =>
-  ['merchants payout-account', 'merchants fees', 'withdrawals export'].includes(positionals.join(' ')) || (positionals[0] === 'withdrawals' && positionals[1] === 'mark');
+  ['merchants payout-account', 'merchants fees', 'withdrawals export'].includes(positionals.join(' ')) ||
+  (positionals[0] === 'withdrawals' && positionals[1] === 'mark');
 
 /** Runs one operator payout command; a refusal exits non-zero with nothing changed. */
 export async function runPayoutCommand(services: Services, args: string[]): Promise<void> {
@@ -84,7 +85,9 @@ async function exportTo(services: Services, out: string | undefined): Promise<vo
       else process.stdout.write(file);
       written = Boolean(out);
     });
-    console.error(`Exported ${counts.withdrawals} withdrawal(s), ${counts.refunds} refund(s) and ${counts.returns} return(s) of unmatched money${out ? ` to ${out}` : ''}; withdrawals are now processed.`);
+    console.error(
+      `Exported ${counts.withdrawals} withdrawal(s), ${counts.refunds} refund(s) and ${counts.returns} return(s) of unmatched money${out ? ` to ${out}` : ''}; withdrawals are now processed.`,
+    );
   } catch (error) {
     // The transaction rolled back: nothing was marked, so the file must not be uploaded.
     if (written && out) await rm(out, { force: true });
@@ -95,8 +98,8 @@ async function exportTo(services: Services, out: string | undefined): Promise<vo
 async function mark(services: Services, id: string | undefined, values: { succeeded?: boolean; failed?: string }): Promise<void> {
   if (!id || !/^(wd|rfd|btx)_[0-9A-Za-z]+$/.test(id)) throw new ConfigError('name the transfer: withdrawals mark wd_..., rfd_... or btx_...');
   if (Boolean(values.succeeded) === (values.failed !== undefined)) throw new ConfigError('give exactly one of --succeeded or --failed CODE.');
-  if (values.failed !== undefined && !/^[a-z0-9_]{1,64}$/.test(values.failed)) throw new ConfigError('--failed CODE: lowercase letters, digits and _ (e.g. account_closed).');
+  if (values.failed !== undefined && !/^[a-z0-9_]{1,64}$/.test(values.failed))
+    throw new ConfigError('--failed CODE: lowercase letters, digits and _ (e.g. account_closed).');
   const result = await markTransfer(services, id, values.succeeded ? { status: 'succeeded' } : { status: 'failed', code: values.failed! });
   console.log(result.changed ? `${id} is now ${result.status}.` : `${id} was already ${result.status}; nothing changed.`);
 }
-

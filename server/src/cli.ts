@@ -34,11 +34,15 @@ function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; li
     return { kind: 'biller_id', billerId };
   }
   if (promptPayId) {
-    if (!isValidPromptPayId(promptPayId)) throw new ConfigError(`--promptpay-id '${promptPayId}' must be a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id.`);
+    if (!isValidPromptPayId(promptPayId))
+      throw new ConfigError(`--promptpay-id '${promptPayId}' must be a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id.`);
     return { kind: 'promptpay_id', id: promptPayId };
   }
   if (values.live && bankConnected) return undefined;
-  if (values.live) throw new ConfigError('--live needs BANK=scb (the bank connection: live QR codes are bill payments to the operator\'s biller id; see the README, "Going live"), or the merchant\'s own --promptpay-id or --biller-id.');
+  if (values.live)
+    throw new ConfigError(
+      '--live needs BANK=scb (the bank connection: live QR codes are bill payments to the operator\'s biller id; see the README, "Going live"), or the merchant\'s own --promptpay-id or --biller-id.',
+    );
   return undefined; // a test merchant's QR codes then name a PromptPay id no bank can hold
 }
 
@@ -86,7 +90,12 @@ async function cli(): Promise<void> {
   const payout = { payoutAccount: payoutAccountFrom(values), feeBps: feeBpsFrom(values['fee-bps']) ?? 0 };
   const runtime = await openRuntime(config, {});
   try {
-    const { merchant, apiKey } = await createMerchant(runtime.services, { name: values.name.trim(), mode: values.live ? 'live' : 'test', ...(account ? { account } : {}), ...payout });
+    const { merchant, apiKey } = await createMerchant(runtime.services, {
+      name: values.name.trim(),
+      mode: values.live ? 'live' : 'test',
+      ...(account ? { account } : {}),
+      ...payout,
+    });
     if (values.json) console.log(JSON.stringify({ merchant_id: merchant.id, api_key: apiKey }));
     else console.log(`Merchant ${merchant.id} (${merchant.mode}) created.\nAPI key (shown once, stored only as a hash): ${apiKey}`);
   } finally {

@@ -209,7 +209,9 @@ export function startBankReconciliation(runtime: Runtime): () => Promise<void> {
   const { bank } = runtime.config;
   if (bank.kind !== 'scb') return async () => undefined;
   const reconcile = () => reconcileBankPayments(runtime.services, bank.reconcileIntervalMs);
-  return repeat(reconcile, bank.reconcileIntervalMs, (error) => runtime.logger.warn({ err: error }, 'bank reconciliation failed; retrying'), { startNow: false });
+  return repeat(reconcile, bank.reconcileIntervalMs, (error) => runtime.logger.warn({ err: error }, 'bank reconciliation failed; retrying'), {
+    startNow: false,
+  });
 }
 
 /** Requests Node cannot even parse (headers over 64 KiB, a broken request line) still get the error envelope. */
@@ -285,7 +287,9 @@ async function greet(running: RunningServer): Promise<void> {
   runtime.logger.info(`Payment QR service listening on ${url} (${runtime.db.kind} database)`);
   if (runtime.db.kind !== 'embedded') return;
   if ((await runtime.services.uow.repos.merchants.count()) > 0) {
-    console.log('Merchants exist already (the sandbox key was printed at first start). For a new key, stop the server and run: npm run cli -- merchants create --name "My shop"');
+    console.log(
+      'Merchants exist already (the sandbox key was printed at first start). For a new key, stop the server and run: npm run cli -- merchants create --name "My shop"',
+    );
     if (runtime.config.bank.kind === 'scb') greetLive();
     return;
   }

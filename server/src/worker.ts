@@ -11,7 +11,10 @@ async function worker(): Promise<void> {
   const stopFolding = startCountFolding(runtime);
   const stop = () => Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding()]);
   // METRICS_PORT: the worker's own series (webhook attempts, backlog, pool); METRICS=on alone has no port to use here.
-  const metrics = runtime.metrics && runtime.config.metrics.port !== null ? await startMetricsServer(runtime.metrics, runtime.config.metrics.port, runtime.config.host) : null;
+  const metrics =
+    runtime.metrics && runtime.config.metrics.port !== null
+      ? await startMetricsServer(runtime.metrics, runtime.config.metrics.port, runtime.config.host)
+      : null;
   runtime.logger.info(`worker running (${runtime.db.kind} database)${metrics ? `; metrics on ${metrics.url}` : ''}`);
   const shutdown = async () => {
     await metrics?.stop();

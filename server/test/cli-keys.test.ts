@@ -22,7 +22,7 @@ const refusal = (...args: string[]): Promise<{ code: number; stderr: string }> =
   );
 
 describe('npm run cli -- keys roll | list | revoke', { timeout: 300_000 }, () => {
-  it('rolls, lists and revokes a merchant\'s keys; the server honours each', async () => {
+  it("rolls, lists and revokes a merchant's keys; the server honours each", async () => {
     const { merchant_id: merchant, api_key: first } = JSON.parse(await cli('merchants', 'create', '--name', 'Key Shop', '--json'));
 
     const rolled = JSON.parse(await cli('keys', 'roll', '--merchant', merchant, '--expire-old-in', '0', '--json'));
@@ -35,7 +35,14 @@ describe('npm run cli -- keys roll | list | revoke', { timeout: 300_000 }, () =>
     expect(listed).not.toContain(second);
     const { keys } = JSON.parse(listed);
     expect(keys.map((key: { last4: string }) => key.last4)).toEqual([second.slice(-4), first.slice(-4)]);
-    expect(keys[0]).toEqual({ prefix: second.slice(0, 12), last4: second.slice(-4), created_at: expect.any(String), last_used_at: null, expires_at: null, revoked_at: null });
+    expect(keys[0]).toEqual({
+      prefix: second.slice(0, 12),
+      last4: second.slice(-4),
+      created_at: expect.any(String),
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+    });
 
     expect(await cli('keys', 'revoke', '--key-last4', second.slice(-4), '--merchant', merchant)).toMatch(/^Revoked sk_test_/);
     const third = (await cli('keys', 'roll', '--merchant', merchant)).match(/sk_test_\S+/)?.[0];
@@ -43,7 +50,13 @@ describe('npm run cli -- keys roll | list | revoke', { timeout: 300_000 }, () =>
     expect(await cli('keys', 'list', '--merchant', merchant)).toMatch(/revoked 20\d\d-/);
 
     const server = await startServer(
-      loadConfig({ ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}), DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }),
+      loadConfig({
+        ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        WEBHOOK_DISPATCHER: 'off',
+      }),
     );
     try {
       const status = async (apiKey: string) => (await apiClient(server.url, { apiKey }).get('/Thai/v1/transactions')).status;

@@ -27,7 +27,15 @@ describe('npm run cli -- merchants create', { timeout: 180_000 }, () => {
 
     const { startServer } = await import('../src/main.js');
     const { loadConfig } = await import('../src/config.js');
-    const server = await startServer(loadConfig({ ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}), DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
+    const server = await startServer(
+      loadConfig({
+        ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        WEBHOOK_DISPATCHER: 'off',
+      }),
+    );
     try {
       const res = await apiClient(server.url, { apiKey: created.api_key }).post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' });
       expect(res.status).toBe(200);
@@ -36,7 +44,9 @@ describe('npm run cli -- merchants create', { timeout: 180_000 }, () => {
 
       // PGlite allows one process: while the server holds the embedded data directory the CLI refuses to open it.
       if (!process.env.DATABASE_URL) {
-        const refused = await cli(['merchants', 'create', '--name', 'Second', '--json'], { DATA_DIR: dataDir }).catch((error: { stderr: string; code: number }) => error);
+        const refused = await cli(['merchants', 'create', '--name', 'Second', '--json'], { DATA_DIR: dataDir }).catch(
+          (error: { stderr: string; code: number }) => error,
+        );
         expect((refused as { code: number }).code).toBe(1);
         expect((refused as { stderr: string }).stderr).toMatch(/in use by another process/);
       }

@@ -37,8 +37,20 @@ describe('settings', () => {
       METRICS_PORT: '9464',
       CHECKOUT_STREAM_LIFETIME: '5m',
     });
-    expect(config).toMatchObject({ rateLimitPerSecond: 0, authFailureLimitPerSecond: 0, requestBodyTimeoutMs: 2500, metrics: { onApiPort: true, port: 9464 }, checkoutStreamLifetimeMs: 300_000 });
-    expect(config).toMatchObject({ port: 8080, publicBaseUrl: 'https://pay.example.com', webhookRetryScheduleMs: [0, 500, 2000], webhookDispatcher: false, webhookTimeoutMs: 250 });
+    expect(config).toMatchObject({
+      rateLimitPerSecond: 0,
+      authFailureLimitPerSecond: 0,
+      requestBodyTimeoutMs: 2500,
+      metrics: { onApiPort: true, port: 9464 },
+      checkoutStreamLifetimeMs: 300_000,
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      publicBaseUrl: 'https://pay.example.com',
+      webhookRetryScheduleMs: [0, 500, 2000],
+      webhookDispatcher: false,
+      webhookTimeoutMs: 250,
+    });
   });
 
   it.each([
@@ -67,7 +79,7 @@ describe('settings', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
-  it('takes several hosts in libpq\'s form, as written, and never echoes a password when one is wrong', () => {
+  it("takes several hosts in libpq's form, as written, and never echoes a password when one is wrong", () => {
     const url = 'postgresql://app:s%40cret@10.0.0.1:5432,[::1]:5433,db-3/payments?sslmode=disable&target_session_attrs=read-write';
     expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
     expect(() => loadConfig({ DATABASE_URL: 'postgres://app:topsecret@h1,h2:0/db' })).toThrow(/host 2 of 2/);

@@ -30,7 +30,12 @@ export const bankGroup: Group = {
           for (let i = 0; i < 2; i++) {
             const received = await kit.send('POST', bank.callbackPath, { body: confirmation });
             mustAnswer('confirmBankPayment', received, 200);
-            mustEqual(received.json, { resCode: '00', resDesc: 'success', transactionId: transaction.transactionId }, 'confirmBankPayment: the answer', received);
+            mustEqual(
+              received.json,
+              { resCode: '00', resDesc: 'success', transactionId: transaction.transactionId },
+              'confirmBankPayment: the answer',
+              received,
+            );
             mustHaveNoProblems(contractProblems(confirmBankPayment, received), received);
           }
           const payment = await api('GET', `/Thai/v1/payments/${(qr.json as { payment_id: string }).payment_id}`);

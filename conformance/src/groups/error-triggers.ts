@@ -75,7 +75,10 @@ const TOO_LONG_KEY = 'k'.repeat(256);
 let keys = 0;
 const newKey = () => `envelope-${process.pid}-${Date.now().toString(36)}-${(keys += 1)}`;
 
-const unauthorized = (method: string, path: string): Trigger => (f) => f.send(method, path, { apiKey: 'sk_test_wrong' });
+const unauthorized =
+  (method: string, path: string): Trigger =>
+  (f) =>
+    f.send(method, path, { apiKey: 'sk_test_wrong' });
 
 /** The same key twice with different requests: the second answer is the 409. */
 const reusedKey =
@@ -112,7 +115,11 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   createQrCode: {
     400: (f) => f.api('POST', '/Thai/v1/qr-codes', { body: { amount: 15000, currency: 'THB', reference: 'R'.repeat(36) } }),
     401: unauthorized('POST', '/Thai/v1/qr-codes'),
-    409: postTwice('/Thai/v1/qr-codes', () => ({ amount: 15000, currency: 'THB' }), () => ({ amount: 15001, currency: 'THB' })),
+    409: postTwice(
+      '/Thai/v1/qr-codes',
+      () => ({ amount: 15000, currency: 'THB' }),
+      () => ({ amount: 15001, currency: 'THB' }),
+    ),
     413: (f) => f.api('POST', '/Thai/v1/qr-codes', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/qr-codes', { body: { amount: 99, currency: 'THB' } }),
   },
@@ -126,7 +133,11 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_unknown', amount: 10000, currency: 'THB' } }),
     401: unauthorized('POST', '/Thai/v1/payments'),
     402: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_declined', amount: 10000, currency: 'THB' } }),
-    409: postTwice('/Thai/v1/payments', () => ({ token_id: 'tok_visa', amount: 10000, currency: 'THB' }), () => ({ token_id: 'tok_visa', amount: 10001, currency: 'THB' })),
+    409: postTwice(
+      '/Thai/v1/payments',
+      () => ({ token_id: 'tok_visa', amount: 10000, currency: 'THB' }),
+      () => ({ token_id: 'tok_visa', amount: 10001, currency: 'THB' }),
+    ),
     413: (f) => f.api('POST', '/Thai/v1/payments', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_visa', amount: 10000, currency: 'EUR' } }),
   },
@@ -135,7 +146,10 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     401: unauthorized('GET', `/Thai/v1/payments/${UNKNOWN.payment}`),
     404: (f) => f.api('GET', `/Thai/v1/payments/${UNKNOWN.payment}`),
   },
-  succeedTestPayment: { ...testHelper('succeed'), 400: async (f) => f.api('POST', `/Thai/v1/test/payments/${await f.pending()}/succeed`, { body: { payer: 'x' } }) },
+  succeedTestPayment: {
+    ...testHelper('succeed'),
+    400: async (f) => f.api('POST', `/Thai/v1/test/payments/${await f.pending()}/succeed`, { body: { payer: 'x' } }),
+  },
   failTestPayment: testHelper('fail'),
   expireTestPayment: testHelper('expire'),
   createRefund: {
@@ -143,7 +157,11 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     401: unauthorized('POST', '/Thai/v1/refunds'),
     404: (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: UNKNOWN.payment } }),
     402: needing(['operator'], (f) => f.broke().api('POST', '/Thai/v1/refunds', { body: { payment_id: f.broke().payment } })),
-    409: postTwice('/Thai/v1/refunds', (f) => ({ payment_id: f.succeeded, amount: 1 }), (f) => ({ payment_id: f.succeeded, amount: 2 })),
+    409: postTwice(
+      '/Thai/v1/refunds',
+      (f) => ({ payment_id: f.succeeded, amount: 1 }),
+      (f) => ({ payment_id: f.succeeded, amount: 2 }),
+    ),
     413: (f) => f.api('POST', '/Thai/v1/refunds', { rawBody: OVERSIZED }),
     422: async (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: await f.pending() } }),
   },
@@ -156,7 +174,11 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   createWebhook: {
     400: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: KIT_HOOK_URL, events: [] } }),
     401: unauthorized('POST', '/Thai/v1/webhooks'),
-    409: postTwice('/Thai/v1/webhooks', () => ({ url: `${KIT_HOOK_URL}/a`, events: ['payment.succeeded'] }), () => ({ url: `${KIT_HOOK_URL}/b`, events: ['payment.succeeded'] })),
+    409: postTwice(
+      '/Thai/v1/webhooks',
+      () => ({ url: `${KIT_HOOK_URL}/a`, events: ['payment.succeeded'] }),
+      () => ({ url: `${KIT_HOOK_URL}/b`, events: ['payment.succeeded'] }),
+    ),
     413: (f) => f.api('POST', '/Thai/v1/webhooks', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: 'not a url', events: ['payment.succeeded'] } }),
   },
@@ -187,7 +209,11 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/rotate-secret`, { body: { expire_previous_in_seconds: 604_801 } }),
     401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
     404: (f) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
-    409: postTwice(`/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`, () => ({ expire_previous_in_seconds: 1 }), () => ({ expire_previous_in_seconds: 2 })),
+    409: postTwice(
+      `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`,
+      () => ({ expire_previous_in_seconds: 1 }),
+      () => ({ expire_previous_in_seconds: 2 }),
+    ),
     413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/rotate-secret`, { rawBody: OVERSIZED }),
   },
   sendWebhookTest: {
@@ -229,10 +255,15 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     402: async (f) => {
       const answer = await f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 2_000_000_000 } });
       // A deployment's merchant withdraws only once the operator has set its payout account.
-      if (answer.status === 422 && (answer.json as { error?: { code?: string } }).error?.code === 'payout_account_missing') throw new NotRunHere('the merchant has no payout account (the operator sets it)');
+      if (answer.status === 422 && (answer.json as { error?: { code?: string } }).error?.code === 'payout_account_missing')
+        throw new NotRunHere('the merchant has no payout account (the operator sets it)');
       return answer;
     },
-    409: postTwice('/Thai/v1/withdrawals', () => ({ amount: 100 }), () => ({ amount: 101 })),
+    409: postTwice(
+      '/Thai/v1/withdrawals',
+      () => ({ amount: 100 }),
+      () => ({ amount: 101 }),
+    ),
     413: (f) => f.api('POST', '/Thai/v1/withdrawals', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 99 } }),
   },

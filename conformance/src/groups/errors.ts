@@ -19,8 +19,7 @@ export const documentedErrors = operations.flatMap((op) =>
 );
 
 /** The methods the contract serves at a served path such as /Thai/v1/payments/{payment_id}. */
-const documentedMethods = (servedPath: string): string[] =>
-  operations.filter((op) => op.servedPath === servedPath).map((op) => op.method.toUpperCase());
+const documentedMethods = (servedPath: string): string[] => operations.filter((op) => op.servedPath === servedPath).map((op) => op.method.toUpperCase());
 
 const codeOf = (exchange: Exchange): unknown => (exchange.json as { error?: { code?: unknown } } | undefined)?.error?.code;
 
@@ -39,12 +38,25 @@ function outsideOperations(fixture: () => Promise<Fixture>): Check[] {
   const paymentPath = '/Thai/v1/payments/{payment_id}';
   return [
     plain('an unknown route answers 404 route_not_found', (f) => f.api('GET', '/Thai/v1/paymnts'), 404, 'route_not_found'),
-    plain('a method the path does not serve answers 405 method_not_allowed, with Allow', (f) => f.api('PUT', `/Thai/v1/payments/${UNKNOWN.payment}`, { body: {} }), 405, 'method_not_allowed', (exchange) => {
-      const allow = (exchange.headers.get('allow') ?? '').split(',').map((method) => method.trim().toUpperCase()).filter(Boolean);
-      const missing = documentedMethods(paymentPath).filter((method) => !allow.includes(method));
-      if (!exchange.headers.get('allow') || missing.length > 0) fail(`405 names the methods the path serves in Allow: expected ${documentedMethods(paymentPath).join(', ')}, got ${exchange.headers.get('allow') ?? 'no Allow header'}`, exchange);
-      if (allow.includes('PUT')) fail('405: Allow lists the refused method PUT', exchange);
-    }),
+    plain(
+      'a method the path does not serve answers 405 method_not_allowed, with Allow',
+      (f) => f.api('PUT', `/Thai/v1/payments/${UNKNOWN.payment}`, { body: {} }),
+      405,
+      'method_not_allowed',
+      (exchange) => {
+        const allow = (exchange.headers.get('allow') ?? '')
+          .split(',')
+          .map((method) => method.trim().toUpperCase())
+          .filter(Boolean);
+        const missing = documentedMethods(paymentPath).filter((method) => !allow.includes(method));
+        if (!exchange.headers.get('allow') || missing.length > 0)
+          fail(
+            `405 names the methods the path serves in Allow: expected ${documentedMethods(paymentPath).join(', ')}, got ${exchange.headers.get('allow') ?? 'no Allow header'}`,
+            exchange,
+          );
+        if (allow.includes('PUT')) fail('405: Allow lists the refused method PUT', exchange);
+      },
+    ),
     plain('malformed JSON answers 400 invalid_json', (f) => f.api('POST', '/Thai/v1/qr-codes', { rawBody: '{"amount": 15000,' }), 400, 'invalid_json'),
     plain('no API key answers 401 authentication_failed', (f) => f.send('GET', '/Thai/v1/payments'), 401, 'authentication_failed'),
   ];
@@ -62,7 +74,8 @@ export const errorsGroup: Group = {
         const driven = Object.entries(errorTriggers).flatMap(([operationId, byStatus]) => Object.keys(byStatus).map((status) => `${operationId} ${status}`));
         const undriven = documentedErrors.map((e) => e.name).filter((name) => !driven.includes(name));
         const stale = driven.filter((name) => !documentedErrors.some((e) => e.name === name));
-        if (undriven.length || stale.length) fail(`the contract and the kit's error triggers differ: not driven ${JSON.stringify(undriven)}, not documented ${JSON.stringify(stale)}`);
+        if (undriven.length || stale.length)
+          fail(`the contract and the kit's error triggers differ: not driven ${JSON.stringify(undriven)}, not documented ${JSON.stringify(stale)}`);
       },
     };
     const documented = documentedErrors.map(

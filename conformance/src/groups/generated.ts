@@ -63,9 +63,13 @@ const secret = fc
 
 const hints = (pools: Pools, operationId: string): Hints => ({
   // A refund amount is valid from 1 to what is still refundable; the schema leaves that to prose.
-  ...(operationId === 'createRefund' ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 20000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) } : {}),
+  ...(operationId === 'createRefund'
+    ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 20000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) }
+    : {}),
   // A withdrawal is valid from 100 satang to the available balance; the schema leaves that to prose too.
-  ...(operationId === 'createWithdrawal' ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 100, max: 2000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) } : {}),
+  ...(operationId === 'createWithdrawal'
+    ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 100, max: 2000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) }
+    : {}),
   payment_id: fc.oneof({ arbitrary: fc.constantFrom(...pools.ids.payment_id!), weight: 4 }, { arbitrary: fc.string({ maxLength: 30 }), weight: 1 }),
   token_id: fc.oneof(
     { arbitrary: fc.constantFrom('tok_visa', 'tok_mastercard', 'tok_declined', 'tok_insufficient_funds'), weight: 4 },
@@ -86,20 +90,35 @@ const hints = (pools: Pools, operationId: string): Hints => ({
 
 /** A path parameter: one of the merchant's records, another merchant's, or text that names nothing. */
 const pathValue = (pools: Pools, name: string) =>
-  fc.oneof({ arbitrary: fc.constantFrom(...(pools.ids[name]?.length ? pools.ids[name] : ['none'])), weight: 4 }, { arbitrary: fc.stringMatching(/^[a-z0-9_]{1,30}$/), weight: 1 });
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...(pools.ids[name]?.length ? pools.ids[name] : ['none'])), weight: 4 },
+    { arbitrary: fc.stringMatching(/^[a-z0-9_]{1,30}$/), weight: 1 },
+  );
 
 /** A query value: a valid one, as text, or text a merchant might type by mistake. */
 const queryValue = (schema: Record<string, unknown>) =>
-  fc.oneof({ arbitrary: valueOf(schema).map(String), weight: 3 }, { arbitrary: fc.constantFrom('', '-1', '0', '1.5', 'abc', '101', '2026-13-45', 'PENDING'), weight: 1 });
+  fc.oneof(
+    { arbitrary: valueOf(schema).map(String), weight: 3 },
+    { arbitrary: fc.constantFrom('', '-1', '0', '1.5', 'abc', '101', '2026-13-45', 'PENDING'), weight: 1 },
+  );
 
 function requestOf(op: Operation, pools: Pools) {
   const params = op.parameters as { name: string; in: string; schema: Record<string, unknown> }[];
   const path = fc.record(Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(pools, p.name)])));
   const query = fc.record(Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, queryValue(p.schema)])), { requiredKeys: [] });
   const body = op.requestSchema
-    ? fc.option(fc.oneof({ arbitrary: valueOf(op.requestSchema, hints(pools, op.operationId)), weight: 3 }, { arbitrary: mutationOf(op.requestSchema, hints(pools, op.operationId)), weight: 2 }), { freq: 10 })
+    ? fc.option(
+        fc.oneof(
+          { arbitrary: valueOf(op.requestSchema, hints(pools, op.operationId)), weight: 3 },
+          { arbitrary: mutationOf(op.requestSchema, hints(pools, op.operationId)), weight: 2 },
+        ),
+        { freq: 10 },
+      )
     : fc.constant(null);
-  const auth = fc.oneof({ arbitrary: fc.constant(pools.apiKey), weight: 8 }, { arbitrary: fc.constantFrom(undefined, 'sk_test_unknown', 'not-a-key'), weight: 1 });
+  const auth = fc.oneof(
+    { arbitrary: fc.constant(pools.apiKey), weight: 8 },
+    { arbitrary: fc.constantFrom(undefined, 'sk_test_unknown', 'not-a-key'), weight: 1 },
+  );
   const idempotencyKey = op.method === 'post' ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k', '', 'k'.repeat(256))), { freq: 2 }) : fc.constant(null);
   // Every operation is served under each base its servers name; the first is canonical.
   const base = fc.constantFrom(...(op.servedPath.startsWith('/Thai/v1') ? ['/Thai/v1', '/v1'] : ['/Thai']));

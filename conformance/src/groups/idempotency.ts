@@ -26,10 +26,17 @@ const replayed = (exchange: Exchange): string | null => exchange.headers.get('id
 
 function mustReplay(operationId: string, first: Exchange, again: Exchange): void {
   if (again.status !== first.status || again.text !== first.text) {
-    fail(`${operationId}: a retry with the same Idempotency-Key and body must answer the first answer again, byte for byte (HTTP ${first.status}: ${first.text.slice(0, 200)})`, again);
+    fail(
+      `${operationId}: a retry with the same Idempotency-Key and body must answer the first answer again, byte for byte (HTTP ${first.status}: ${first.text.slice(0, 200)})`,
+      again,
+    );
   }
   mustEqual(replayed(again), 'true', `${operationId}: the replay's Idempotent-Replayed header`, again);
-  must(again.headers.get('request-id') !== first.headers.get('request-id'), `${operationId}: a replay carries a Request-Id of its own, not the first answer's`, again);
+  must(
+    again.headers.get('request-id') !== first.headers.get('request-id'),
+    `${operationId}: a replay carries a Request-Id of its own, not the first answer's`,
+    again,
+  );
   mustHaveNoProblems(contractProblems(operation(operationId), again), again);
 }
 
@@ -110,7 +117,11 @@ export const idempotencyGroup: Group = {
           const other = await b.api('POST', '/Thai/v1/qr-codes', { body: qrRequest, idempotencyKey: k });
           mustAnswer('createQrCode', other, 200);
           must(replayed(other) === null, "createQrCode: another merchant's key was replayed", other);
-          must((other.json as { payment_id: string }).payment_id !== (first.json as { payment_id: string }).payment_id, "createQrCode: two merchants got one payment", other);
+          must(
+            (other.json as { payment_id: string }).payment_id !== (first.json as { payment_id: string }).payment_id,
+            'createQrCode: two merchants got one payment',
+            other,
+          );
         },
         { requires: ['state', 'operator'] },
       ),
@@ -146,11 +157,16 @@ export const idempotencyGroup: Group = {
           for (const answer of answers) mustHaveNoProblems(contractProblems(operation(String(operationId)), answer), answer);
           const created = answers.filter((a) => a.status === 200);
           const inUse = answers.filter((a) => a.status === 409);
-          if (created.length + inUse.length !== CONCURRENT) fail(`${String(operationId)}: answers other than 200 and 409 idempotency_key_in_use`, answers.find((a) => a.status !== 200 && a.status !== 409));
+          if (created.length + inUse.length !== CONCURRENT)
+            fail(
+              `${String(operationId)}: answers other than 200 and 409 idempotency_key_in_use`,
+              answers.find((a) => a.status !== 200 && a.status !== 409),
+            );
           const wrong = inUse.find((a) => codeOf(a) !== 'idempotency_key_in_use');
           if (wrong) fail(`${String(operationId)}: a concurrent request with the same key is 409 idempotency_key_in_use`, wrong);
           const ids = new Set(created.map((a) => (a.json as { payment_id: string }).payment_id));
-          if (ids.size !== 1) fail(`${String(operationId)}: ${CONCURRENT} concurrent requests with one key answered ${ids.size} different payments: ${[...ids].join(', ')}`);
+          if (ids.size !== 1)
+            fail(`${String(operationId)}: ${CONCURRENT} concurrent requests with one key answered ${ids.size} different payments: ${[...ids].join(', ')}`);
           mustEqual(created.filter((a) => replayed(a) === null).length, 1, `${String(operationId)}: answers that are not replays`);
           mustMake(made, 1, `${CONCURRENT} concurrent requests with one key`);
         }),
@@ -159,7 +175,9 @@ export const idempotencyGroup: Group = {
       check(`createRefund: ${CONCURRENT} concurrent requests with one key refund once`, async (merchant) => {
         const { paymentId } = await records(merchant).succeededPayment(150000);
         const k = key('refund-race');
-        const answers = await parallel(CONCURRENT, () => merchant.api('POST', '/Thai/v1/refunds', { body: { payment_id: paymentId, amount: 1000 }, idempotencyKey: k }));
+        const answers = await parallel(CONCURRENT, () =>
+          merchant.api('POST', '/Thai/v1/refunds', { body: { payment_id: paymentId, amount: 1000 }, idempotencyKey: k }),
+        );
         for (const answer of answers) mustHaveNoProblems(contractProblems(operation('createRefund'), answer), answer);
         const refunds = new Set(answers.filter((a) => a.status === 200).map((a) => (a.json as { refund_id: string }).refund_id));
         if (refunds.size !== 1) fail(`createRefund: ${CONCURRENT} concurrent requests with one key made ${refunds.size} refunds`);

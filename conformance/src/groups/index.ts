@@ -10,4 +10,14 @@ import { requestIdGroup } from './request-id.js';
 import { webhooksGroup } from './webhooks.js';
 
 /** Every group of checks, in the order a run takes them; `--only NAME` picks some. */
-export const GROUPS: Group[] = [pactGroup, errorsGroup, idempotencyGroup, paginationGroup, requestIdGroup, rateLimitsGroup, generatedGroup, webhooksGroup, bankGroup];
+export const GROUPS: Group[] = [
+  pactGroup,
+  errorsGroup,
+  idempotencyGroup,
+  paginationGroup,
+  requestIdGroup,
+  rateLimitsGroup,
+  generatedGroup,
+  webhooksGroup,
+  bankGroup,
+];

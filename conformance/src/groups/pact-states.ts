@@ -35,7 +35,9 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
 
   'a merchant exists': { setup: async () => ({}) },
 
-  'a pending payment exists': { setup: async ({ records }, params) => ids(await records.pendingPayment(num(params, 'amount', 150000), str(params, 'reference'))) },
+  'a pending payment exists': {
+    setup: async ({ records }, params) => ids(await records.pendingPayment(num(params, 'amount', 150000), str(params, 'reference'))),
+  },
 
   'an expired payment exists': { setup: async ({ records }, params) => ids(await records.expiredPayment(num(params, 'amount', 25000))) },
 
@@ -80,7 +82,8 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
   'a QR code was created with an idempotency key': {
     setup: async ({ merchant }, params) => {
       const first = await merchant.api('POST', '/Thai/v1/qr-codes', { body: params.request, idempotencyKey: String(params.idempotency_key) });
-      if (first.status !== 200) fail(`setting up: the first request with Idempotency-Key ${String(params.idempotency_key)} answered HTTP ${first.status}`, first);
+      if (first.status !== 200)
+        fail(`setting up: the first request with Idempotency-Key ${String(params.idempotency_key)} answered HTTP ${first.status}`, first);
       return {};
     },
   },

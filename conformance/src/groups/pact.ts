@@ -32,7 +32,6 @@ const requirementsOf = (interaction: Interaction): Requirement[] => [
   ...(interaction.providerStates ?? []).flatMap((state) => PROVIDER_STATES[state.name]?.requires ?? []),
 ];
 
-
 /** What the verifier printed about a failed interaction, from its list of mismatches on. */
 function mismatchesIn(report: string): string {
   const text = stripVTControlCharacters(report).trim();
@@ -67,7 +66,10 @@ async function startStateServer(kit: Kit, problems: Map<number, Verdict>): Promi
       (values) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(values)),
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        problems.set(index, error instanceof NotRunHere ? { outcome: 'not-run', why: message } : { outcome: 'failed', why: `setting up the provider state failed: ${message}` });
+        problems.set(
+          index,
+          error instanceof NotRunHere ? { outcome: 'not-run', why: message } : { outcome: 'failed', why: `setting up the provider state failed: ${message}` },
+        );
         response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: message }));
       },
     );
@@ -98,9 +100,17 @@ async function verify(kit: Kit, interactions: Interaction[], indices: number[]):
   const problems = new Map<number, Verdict>();
   const states = await startStateServer(kit, problems);
   try {
-    const job: VerifierJob = { pactFile: PACT_FILE, provider: PROVIDER, providerBaseUrl: kit.target.baseUrl, stateUrl: states.url, indices: toVerify, timeoutMs: kit.budget.limits.timeoutMs };
+    const job: VerifierJob = {
+      pactFile: PACT_FILE,
+      provider: PROVIDER,
+      providerBaseUrl: kit.target.baseUrl,
+      stateUrl: states.url,
+      indices: toVerify,
+      timeoutMs: kit.budget.limits.timeoutMs,
+    };
     // The verifier sends one request per interaction, counted against the run's budget before it starts.
-    if (kit.budget.sent + toVerify.length > kit.budget.limits.maxRequests) throw new BudgetExhausted(`the run's budget of ${kit.budget.limits.maxRequests} requests is spent`);
+    if (kit.budget.sent + toVerify.length > kit.budget.limits.maxRequests)
+      throw new BudgetExhausted(`the run's budget of ${kit.budget.limits.maxRequests} requests is spent`);
     kit.budget.sent += toVerify.length;
     const output = await runChild(['--import', 'tsx', VERIFIER, JSON.stringify(job)], kit.budget.remainingMs());
     for (const index of toVerify) {
@@ -108,7 +118,8 @@ async function verify(kit: Kit, interactions: Interaction[], indices: number[]):
       const end = /(passed|failed)/.exec(output.slice(output.indexOf(`${END} ${index} `)))?.[1];
       const report = begin >= 0 ? output.slice(begin + `${BEGIN} ${index}\n`.length, output.indexOf(`${END} ${index} `)) : '';
       if (problems.has(index)) verdicts.set(index, problems.get(index)!);
-      else if (begin < 0 || output.indexOf(`${END} ${index} `) < 0) verdicts.set(index, { outcome: 'failed', why: `the verifier stopped before this interaction:\n${stripVTControlCharacters(output).slice(-2000)}` });
+      else if (begin < 0 || output.indexOf(`${END} ${index} `) < 0)
+        verdicts.set(index, { outcome: 'failed', why: `the verifier stopped before this interaction:\n${stripVTControlCharacters(output).slice(-2000)}` });
       else if (end === 'passed') verdicts.set(index, { outcome: 'passed' });
       else verdicts.set(index, { outcome: 'failed', why: mismatchesIn(report) });
     }
@@ -160,7 +171,9 @@ export const pactGroup: Group = {
             const { method, path, body } = interaction.request;
             const operationId = operationAt(method, path)?.operationId ?? 'an operation the contract does not list';
             const sent = body?.content === undefined ? '' : ` body ${JSON.stringify(body.content)}`;
-            throw new CheckFailure(maskKeys(`${operationId}: ${method} ${path}${sent} (given ${states}; ids from the state) differs from the SDK's pact:\n${verdict.why}`));
+            throw new CheckFailure(
+              maskKeys(`${operationId}: ${method} ${path}${sent} (given ${states}; ids from the state) differs from the SDK's pact:\n${verdict.why}`),
+            );
           }
         },
       }),

@@ -26,7 +26,14 @@ const LISTS: ListCase[] = [
   { operationId: 'listPayments', path: () => '/Thai/v1/payments', items: 'payments', id: 'payment_id', count: 11 },
   { operationId: 'listTransactions', path: () => '/Thai/v1/transactions', items: 'transactions', id: 'transaction_id', count: 13 },
   { operationId: 'listWebhooks', path: () => '/Thai/v1/webhooks', items: 'webhooks', id: 'webhook_id', count: 7, ofWebhooks: true },
-  { operationId: 'listWebhookDeliveries', path: (webhookId) => `/Thai/v1/webhooks/${webhookId}/deliveries`, items: 'deliveries', id: 'delivery_id', count: 11, ofWebhooks: true },
+  {
+    operationId: 'listWebhookDeliveries',
+    path: (webhookId) => `/Thai/v1/webhooks/${webhookId}/deliveries`,
+    items: 'deliveries',
+    id: 'delivery_id',
+    count: 11,
+    ofWebhooks: true,
+  },
   // 11 payment.pending, 2 payment.succeeded and 2 refund.completed.
   { operationId: 'listEvents', path: () => '/Thai/v1/events', items: 'events', id: 'id', count: 15, at: 'timestamp' },
 ];
@@ -90,18 +97,27 @@ export const paginationGroup: Group = {
     const exact = async () => (await setup()).merchant.fresh;
 
     return LISTS.flatMap((list): Check[] => {
-      const check = (name: string, run: () => Promise<void>, requires: Check['requires'] = ['state']): Check => ({ name: `${list.operationId}: ${name}`, requires, run });
+      const check = (name: string, run: () => Promise<void>, requires: Check['requires'] = ['state']): Check => ({
+        name: `${list.operationId}: ${name}`,
+        requires,
+        run,
+      });
       const key = (item: Item) => [item[list.at ?? 'created_at']!, item[list.id]!] as const;
       return [
         check('newest first, ties by id descending, every match counted in total', async () => {
           const { body, items } = await page(list, 'limit=100');
-          if ((await exact()) ? body.total !== list.count : body.total < list.count) fail(`${list.operationId}: total ${body.total}, yet the kit made ${list.count} records for this list`);
+          if ((await exact()) ? body.total !== list.count : body.total < list.count)
+            fail(`${list.operationId}: total ${body.total}, yet the kit made ${list.count} records for this list`);
           const keys = items.map(key);
           const sorted = [...keys].sort(([a, idA], [b, idB]) => (a === b ? (idA < idB ? 1 : -1) : a < b ? 1 : -1));
           const at = keys.findIndex((k, i) => k[1] !== sorted[i]![1]);
-          if (at >= 0) fail(`${list.operationId}: item ${at} is ${keys[at]!.join(' ')}, the order newest first (ties by id descending) puts ${sorted[at]!.join(' ')} there`);
+          if (at >= 0)
+            fail(
+              `${list.operationId}: item ${at} is ${keys[at]!.join(' ')}, the order newest first (ties by id descending) puts ${sorted[at]!.join(' ')} there`,
+            );
           // Where the kit moved the clock, ties exist, so the id rule was exercised.
-          if (kit.target.clock && new Set(keys.map(([time]) => time)).size >= keys.length) fail(`${list.operationId}: no two records share a creation time, so the tie rule went untested`);
+          if (kit.target.clock && new Set(keys.map(([time]) => time)).size >= keys.length)
+            fail(`${list.operationId}: no two records share a creation time, so the tie rule went untested`);
         }),
 
         check('limit and offset walk the list: stable, no gaps, no repeats, total on every page', async () => {
@@ -110,23 +126,35 @@ export const paginationGroup: Group = {
           const walked: string[] = [];
           for (let offset = 0; offset < end; offset += 4) {
             const { body, items } = await page(list, `limit=4&offset=${offset}`);
-            mustEqual({ total: body.total, limit: body.limit, offset: body.offset }, { total: all.total, limit: 4, offset }, `${list.operationId}?limit=4&offset=${offset}: total, limit, offset`);
+            mustEqual(
+              { total: body.total, limit: body.limit, offset: body.offset },
+              { total: all.total, limit: 4, offset },
+              `${list.operationId}?limit=4&offset=${offset}: total, limit, offset`,
+            );
             mustEqual(items.length, Math.min(4, all.total - offset), `${list.operationId}?limit=4&offset=${offset}: items on the page`);
             for (const item of items) {
-              if (walked.includes(item[list.id]!)) fail(`${list.operationId}?limit=4&offset=${offset}: ${item[list.id]} was on an earlier page already (an item repeated across pages)`);
+              if (walked.includes(item[list.id]!))
+                fail(`${list.operationId}?limit=4&offset=${offset}: ${item[list.id]} was on an earlier page already (an item repeated across pages)`);
               walked.push(item[list.id]!);
             }
           }
           const expected = snapshot.slice(0, walked.length).map((item) => item[list.id]);
           const differs = walked.findIndex((id, i) => id !== expected[i]);
-          if (differs >= 0) fail(`${list.operationId}: page by page, item ${differs} is ${walked[differs]}; the one-page list has ${expected[differs]} there (pages are not stable)`);
+          if (differs >= 0)
+            fail(
+              `${list.operationId}: page by page, item ${differs} is ${walked[differs]}; the one-page list has ${expected[differs]} there (pages are not stable)`,
+            );
         }),
 
         check('past the end: an empty page, and the total', async () => {
           const { body: all } = await page(list, 'limit=1');
           const { body, items } = await page(list, `offset=${all.total + 5}`);
           mustEqual(items, [], `${list.operationId}?offset=${all.total + 5}: items`);
-          mustEqual({ total: body.total, limit: body.limit, offset: body.offset }, { total: all.total, limit: 20, offset: all.total + 5 }, `${list.operationId} past the end: total, limit, offset`);
+          mustEqual(
+            { total: body.total, limit: body.limit, offset: body.offset },
+            { total: all.total, limit: 20, offset: all.total + 5 },
+            `${list.operationId} past the end: total, limit, offset`,
+          );
         }),
 
         check('bounds limit=1 and limit=100, defaults limit 20 and offset 0', async () => {
@@ -143,7 +171,12 @@ export const paginationGroup: Group = {
             mustAnswer(list.operationId, exchange, 400);
             mustHaveNoProblems(contractProblems(operation(list.operationId), exchange), exchange);
             const error = (exchange.json as { error: { code: string; param?: string } }).error;
-            mustEqual({ code: error.code, param: error.param }, { code: 'invalid_parameters', param: query.split('=')[0] }, `${list.operationId}?${query}: error code and param`, exchange);
+            mustEqual(
+              { code: error.code, param: error.param },
+              { code: 'invalid_parameters', param: query.split('=')[0] },
+              `${list.operationId}?${query}: error code and param`,
+              exchange,
+            );
           }),
         ),
       ];

@@ -26,7 +26,12 @@ function fieldProblems(exchange: Exchange): string[] {
 const requestOf = (operationId: string) => Object.entries(errorTriggers[operationId] ?? {}).find(([status]) => status !== '401')?.[1];
 
 /** The fixture as the rate limit's checks use it: a 429 comes back as it is. */
-const answeringAsIs = (f: Fixture): Fixture => ({ ...f, send: noResends(f.send), api: noResends(f.api), broke: () => ({ ...f.broke(), api: noResends(f.broke().api) }) });
+const answeringAsIs = (f: Fixture): Fixture => ({
+  ...f,
+  send: noResends(f.send),
+  api: noResends(f.api),
+  broke: () => ({ ...f.broke(), api: noResends(f.broke().api) }),
+});
 
 export const rateLimitsGroup: Group = {
   name: 'rate-limits',
@@ -73,7 +78,8 @@ export const rateLimitsGroup: Group = {
           mustAnswer(op.operationId, exchange, 429);
           mustHaveNoProblems(contractProblems(operation(op.operationId), exchange), exchange);
           mustEqual((exchange.json as { error: { code: string } }).error.code, 'rate_limit_exceeded', `${op.operationId}: error.code`, exchange);
-          if (!(Number(exchange.headers.get('retry-after')) >= 1)) fail(`${op.operationId}: Retry-After ${String(exchange.headers.get('retry-after'))} is not a number of seconds of at least 1`, exchange);
+          if (!(Number(exchange.headers.get('retry-after')) >= 1))
+            fail(`${op.operationId}: Retry-After ${String(exchange.headers.get('retry-after'))} is not a number of seconds of at least 1`, exchange);
           mustHaveNoProblems(fieldProblems(exchange), exchange);
           const remaining = STATE.exec(exchange.headers.get('ratelimit') ?? '')?.[2];
           mustEqual(remaining, '0', `${op.operationId}: RateLimit r on a 429`, exchange);

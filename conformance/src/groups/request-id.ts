@@ -42,7 +42,8 @@ export const requestIdGroup: Group = {
       check('every response carries one: successes, images, errors, replays, unknown routes, health', (all) => {
         const missing = all.filter((e) => !e.headers.get('request-id'));
         if (missing.length > 0) fail(`no Request-Id header on ${missing.length} of ${all.length} answers:\n${missing.map(line).join('\n')}`, missing[0]);
-        if (new Set(all.map((e) => e.status)).size <= 5) fail(`the requests reached only ${new Set(all.map((e) => e.status)).size} kinds of answer: ${all.map(line).join(', ')}`);
+        if (new Set(all.map((e) => e.status)).size <= 5)
+          fail(`the requests reached only ${new Set(all.map((e) => e.status)).size} kinds of answer: ${all.map(line).join(', ')}`);
       }),
       check('it is unique per request, a replay included', (all) => {
         const seen = new Map<string, Exchange>();
@@ -55,7 +56,8 @@ export const requestIdGroup: Group = {
       check('it equals error.request_id in every error body', (all) => {
         for (const e of all.filter((x) => x.status >= 400)) {
           const inBody = (e.json as { error?: { request_id?: string } } | undefined)?.error?.request_id;
-          if (inBody !== e.headers.get('request-id')) fail(`error.request_id ${String(inBody)} differs from the Request-Id header ${String(e.headers.get('request-id'))}`, e);
+          if (inBody !== e.headers.get('request-id'))
+            fail(`error.request_id ${String(inBody)} differs from the Request-Id header ${String(e.headers.get('request-id'))}`, e);
         }
       }),
     ];

@@ -25,11 +25,15 @@ export const keepsWhatItIsSent = (kit: Kit): Check => ({
     const amount = randomInt(10_000, 100_000);
     const created = await api('POST', '/Thai/v1/qr-codes', { body: { amount, currency: 'THB', reference: `${kit.runId}-probe`.slice(0, 35) } });
     const made = (created.json ?? {}) as { payment_id?: string; amount?: number };
-    if (created.status !== 200 || made.amount !== amount) forgets(`createQrCode: asked for ${amount} satang, answered HTTP ${created.status} with ${String(made.amount)}`, created);
+    if (created.status !== 200 || made.amount !== amount)
+      forgets(`createQrCode: asked for ${amount} satang, answered HTTP ${created.status} with ${String(made.amount)}`, created);
     const read = await api('GET', `/Thai/v1/payments/${encodeURIComponent(String(made.payment_id))}`);
     const payment = (read.json ?? {}) as { payment_id?: string; amount?: number };
     if (read.status !== 200 || payment.payment_id !== made.payment_id || payment.amount !== amount) {
-      forgets(`retrievePayment: payment ${String(made.payment_id)} of ${amount} satang reads back as HTTP ${read.status}, ${String(payment.payment_id)} of ${String(payment.amount)}`, read);
+      forgets(
+        `retrievePayment: payment ${String(made.payment_id)} of ${amount} satang reads back as HTTP ${read.status}, ${String(payment.payment_id)} of ${String(payment.amount)}`,
+        read,
+      );
     }
     mustHaveNoProblems(contractProblems(operation('createQrCode'), created), created);
     mustHaveNoProblems(contractProblems(operation('retrievePayment'), read), read);

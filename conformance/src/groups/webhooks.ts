@@ -41,7 +41,8 @@ function mustBeSigned(delivery: Received, secret: string, what: string): void {
     );
   }
   const validate = validatorFor(schemaRef(delivery.payload?.event === 'webhook.test' ? 'TestEvent' : 'Event'));
-  if (!validate(delivery.payload)) fail(`${what}: the payload does not match the contract: ${describeErrors(validate.errors)}\n  ${delivery.body.slice(0, 400)}`);
+  if (!validate(delivery.payload))
+    fail(`${what}: the payload does not match the contract: ${describeErrors(validate.errors)}\n  ${delivery.body.slice(0, 400)}`);
 }
 
 async function arrival(receiver: Receiver, matches: (delivery: Received) => boolean, what: string): Promise<Received> {
@@ -62,7 +63,11 @@ export const webhooksGroup: Group = {
     const endpoint = () => (started ??= registerEndpoint(kit));
     endpoints.set(kit, () => started);
     const earlier: { test?: { deliveryId: string; webhookMessageId: string } } = {};
-    const check = (name: string, run: (e: Endpoint) => Promise<void>): Check => ({ name, requires: ['state', 'receiver'], run: async () => run(await endpoint()) });
+    const check = (name: string, run: (e: Endpoint) => Promise<void>): Check => ({
+      name,
+      requires: ['state', 'receiver'],
+      run: async () => run(await endpoint()),
+    });
     const sendTest = async (e: Endpoint) => {
       const sent = await e.merchant.api('POST', `/Thai/v1/webhooks/${e.webhookId}/test`, { idempotencyKey: `${kit.runId}-test-${Date.now()}` });
       mustAnswer('sendWebhookTest', sent, 200);
@@ -102,20 +107,34 @@ export const webhooksGroup: Group = {
         }
         const { deliveryId, webhookMessageId } = earlier.test;
         const before = e.receiver.received.filter((d) => d.headers['webhook-id'] === webhookMessageId).length;
-        const retried = await e.merchant.api('POST', `/Thai/v1/webhooks/${e.webhookId}/deliveries/${deliveryId}/retry`, { idempotencyKey: `${kit.runId}-retry` });
+        const retried = await e.merchant.api('POST', `/Thai/v1/webhooks/${e.webhookId}/deliveries/${deliveryId}/retry`, {
+          idempotencyKey: `${kit.runId}-retry`,
+        });
         mustAnswer('retryWebhookDelivery', retried, 200);
         mustEqual((retried.json as { delivery_id: string }).delivery_id, deliveryId, 'retryWebhookDelivery: delivery_id', retried);
-        const again = await arrival(e.receiver, (d) => d.headers['webhook-id'] === webhookMessageId && e.receiver.received.filter((x) => x.headers['webhook-id'] === webhookMessageId).indexOf(d) >= before, `the redelivery of ${deliveryId}`);
+        const again = await arrival(
+          e.receiver,
+          (d) =>
+            d.headers['webhook-id'] === webhookMessageId &&
+            e.receiver.received.filter((x) => x.headers['webhook-id'] === webhookMessageId).indexOf(d) >= before,
+          `the redelivery of ${deliveryId}`,
+        );
         mustBeSigned(again, e.secret, 'the redelivery');
       }),
 
       check('after a secret rotation a delivery carries both signatures, each verifying', async (e) => {
-        const rotated = await e.merchant.api('POST', `/Thai/v1/webhooks/${e.webhookId}/rotate-secret`, { body: { expire_previous_in_seconds: 3600 }, idempotencyKey: `${kit.runId}-rotate` });
+        const rotated = await e.merchant.api('POST', `/Thai/v1/webhooks/${e.webhookId}/rotate-secret`, {
+          body: { expire_previous_in_seconds: 3600 },
+          idempotencyKey: `${kit.runId}-rotate`,
+        });
         mustAnswer('rotateWebhookSecret', rotated, 200);
         const fresh = (rotated.json as { secret: string }).secret;
         const { arrived } = await sendTest(e);
         const signatures = (arrived.headers['webhook-signature'] ?? '').split(' ').filter(Boolean);
-        must(signatures.length >= 2, `after a rotation a delivery carries the previous and the new signature; got webhook-signature: ${arrived.headers['webhook-signature']}`);
+        must(
+          signatures.length >= 2,
+          `after a rotation a delivery carries the previous and the new signature; got webhook-signature: ${arrived.headers['webhook-signature']}`,
+        );
         mustBeSigned(arrived, e.secret, 'signed with the previous secret');
         mustBeSigned(arrived, fresh, 'signed with the new secret');
         e.secret = fresh;
@@ -123,7 +142,9 @@ export const webhooksGroup: Group = {
     ];
   },
   async cleanup(kit) {
-    const e = await endpoints.get(kit)?.()?.catch(() => undefined);
+    const e = await endpoints
+      .get(kit)?.()
+      ?.catch(() => undefined);
     if (!e) return;
     await e.merchant.api('DELETE', `/Thai/v1/webhooks/${e.webhookId}`).catch(() => undefined);
     await e.receiver.stop();

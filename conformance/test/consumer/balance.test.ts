@@ -1,6 +1,18 @@
 import { NotFoundError, PaymentDeclinedError, ValidationError, type WithdrawalStatus } from '@payment-qr/sdk';
 import { describe, expect, it } from 'vitest';
-import { apiPath, authorized, balanceTransactionLike, EXAMPLE, errorLike, idFromState, idempotencyKeyHeader, jsonRequest, jsonResponse, listOf, withdrawalLike } from '../support/matchers.js';
+import {
+  apiPath,
+  authorized,
+  balanceTransactionLike,
+  EXAMPLE,
+  errorLike,
+  idFromState,
+  idempotencyKeyHeader,
+  jsonRequest,
+  jsonResponse,
+  listOf,
+  withdrawalLike,
+} from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
@@ -29,7 +41,11 @@ describe('balance.listTransactions', () => {
       .uponReceiving('a request for payment entries of the ledger')
       .withRequest('GET', '/Thai/v1/balance/transactions', (request) => request.headers(authorized).query({ type: 'payment', limit: '10', offset: '0' }))
       .willRespondWith(200, (response) =>
-        response.headers(jsonResponse).jsonBody(listOf('balance_transactions', balanceTransactionLike('payment', 150000, 'payment', EXAMPLE.paymentId), { total: 1, limit: 10, offset: 0 })),
+        response
+          .headers(jsonResponse)
+          .jsonBody(
+            listOf('balance_transactions', balanceTransactionLike('payment', 150000, 'payment', EXAMPLE.paymentId), { total: 1, limit: 10, offset: 0 }),
+          ),
       )
       .executeTest(async (mock) => {
         const page = await sdkAgainst(mock).balance.listTransactions({ type: 'payment', limit: 10, offset: 0 }).page();
@@ -113,7 +129,9 @@ describe('withdrawals.retrieve and list', () => {
       .given('the merchant has a balance', { amount: 150000, withdrawn: 50000 })
       .uponReceiving('a request for succeeded withdrawals')
       .withRequest('GET', '/Thai/v1/withdrawals', (request) => request.headers(authorized).query({ status: 'succeeded' }))
-      .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody(listOf('withdrawals', withdrawalLike(50000, 'succeeded', null), { total: 1, limit: 20, offset: 0 })))
+      .willRespondWith(200, (response) =>
+        response.headers(jsonResponse).jsonBody(listOf('withdrawals', withdrawalLike(50000, 'succeeded', null), { total: 1, limit: 20, offset: 0 })),
+      )
       .executeTest(async (mock) => {
         const page = await sdkAgainst(mock).withdrawals.list({ status: 'succeeded' }).page();
         expect(page).toMatchObject({ total: 1 });
@@ -128,7 +146,11 @@ describe('withdrawals.retrieve and list', () => {
       .withRequest('GET', '/Thai/v1/withdrawals', (request) => request.headers(authorized).query({ status: 'paid' }))
       .willRespondWith(400, (response) => response.headers(jsonResponse).jsonBody(errorLike('invalid_parameters', 'validation_error', 'status')))
       .executeTest(async (mock) => {
-        const error = await apiErrorFrom(sdkAgainst(mock).withdrawals.list({ status: 'paid' as WithdrawalStatus }).page());
+        const error = await apiErrorFrom(
+          sdkAgainst(mock)
+            .withdrawals.list({ status: 'paid' as WithdrawalStatus })
+            .page(),
+        );
         expect(error).toBeInstanceOf(ValidationError);
       });
   });

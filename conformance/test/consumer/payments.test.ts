@@ -14,7 +14,9 @@ describe('payments.retrieve', () => {
       .uponReceiving('a request to retrieve a pending payment')
       .withRequest('GET', apiPath`/payments/${'payment_id'}`, (request) => request.headers(authorized))
       .willRespondWith(200, (response) =>
-        response.headers(jsonResponse).jsonBody(paymentLike({ status: 'pending', amount: 150000, reference: 'INV-2026-00042', metadata: { order_id: 'ORD-88213' } })),
+        response
+          .headers(jsonResponse)
+          .jsonBody(paymentLike({ status: 'pending', amount: 150000, reference: 'INV-2026-00042', metadata: { order_id: 'ORD-88213' } })),
       )
       .executeTest(async (mock) => {
         const payment = await sdkAgainst(mock).payments.retrieve(EXAMPLE.paymentId);
@@ -63,9 +65,13 @@ describe('payments.list', () => {
       .uponReceiving('a request for the second page of succeeded payments, two per page')
       .withRequest('GET', '/Thai/v1/payments', (request) => request.headers(authorized).query({ status: 'succeeded', limit: '2', offset: '2' }))
       .willRespondWith(200, (response) =>
-        response
-          .headers(jsonResponse)
-          .jsonBody(listOf('payments', paymentLike({ status: 'succeeded', amount: 20000, completed: true, metadata: { order_id: 'ORD-88213' } }), { total: 3, limit: 2, offset: 2 })),
+        response.headers(jsonResponse).jsonBody(
+          listOf('payments', paymentLike({ status: 'succeeded', amount: 20000, completed: true, metadata: { order_id: 'ORD-88213' } }), {
+            total: 3,
+            limit: 2,
+            offset: 2,
+          }),
+        ),
       )
       .executeTest(async (mock) => {
         const page = await sdkAgainst(mock).payments.list({ status: 'succeeded', limit: 2, offset: 2 }).page();
@@ -84,7 +90,11 @@ describe('payments.list', () => {
         request.headers(authorized).query({ start_date: '2000-01-01', end_date: '2999-12-31T23:59:59.999Z', limit: '20' }),
       )
       .willRespondWith(200, (response) =>
-        response.headers(jsonResponse).jsonBody(listOf('payments', paymentLike({ status: 'pending', amount: 10000, metadata: { order_id: 'ORD-88213' } }), { total: 1, limit: 20, offset: 0 })),
+        response
+          .headers(jsonResponse)
+          .jsonBody(
+            listOf('payments', paymentLike({ status: 'pending', amount: 10000, metadata: { order_id: 'ORD-88213' } }), { total: 1, limit: 20, offset: 0 }),
+          ),
       )
       .executeTest(async (mock) => {
         const page = await sdkAgainst(mock).payments.list({ start_date: '2000-01-01', end_date: '2999-12-31T23:59:59.999Z', limit: 20 }).page();

@@ -28,7 +28,14 @@ describe('qrCodes.create', () => {
       .withRequest('POST', '/Thai/v1/qr-codes', (request) => request.headers(postHeaders).jsonBody(fullRequest))
       .willRespondWith(200, (response) =>
         response.headers(jsonResponse).jsonBody(
-          qrCodeLike({ amount: 150000, reference: 'INV-2026-00042', client_name: 'Somchai Jaidee', client_bank_name: 'Kasikornbank', metadata: fullRequest.metadata, return_url: fullRequest.return_url }),
+          qrCodeLike({
+            amount: 150000,
+            reference: 'INV-2026-00042',
+            client_name: 'Somchai Jaidee',
+            client_bank_name: 'Kasikornbank',
+            metadata: fullRequest.metadata,
+            return_url: fullRequest.return_url,
+          }),
         ),
       )
       .executeTest(async (mock) => {
@@ -93,7 +100,10 @@ describe('qrCodes.imageUrl', () => {
       .uponReceiving('a request for the SVG image of a QR code, without an API key')
       .withRequest('GET', imagePath`/qr-codes/${'qr_code_id'}/image`, (request) => request.query({ format: 'svg', size: '400' }))
       .willRespondWith(200, (response) =>
-        response.headers({ 'Content-Type': MatchersV3.regex('^image/svg\\+xml(;.*)?$', 'image/svg+xml; charset=utf-8'), 'Request-Id': jsonResponse['Request-Id'] }),
+        response.headers({
+          'Content-Type': MatchersV3.regex('^image/svg\\+xml(;.*)?$', 'image/svg+xml; charset=utf-8'),
+          'Request-Id': jsonResponse['Request-Id'],
+        }),
       )
       .executeTest(async (mock) => {
         const url = sdkAgainst(mock).qrCodes.imageUrl(EXAMPLE.qrCodeId, { format: 'svg', size: 400 });

@@ -18,7 +18,9 @@ describe('testHelpers (the sandbox bank)', () => {
         request.headers({ ...postHeaders, ...jsonRequest }).jsonBody({ client_bank_account: '123-4-56789-0' }),
       )
       .willRespondWith(200, (response) =>
-        response.headers(jsonResponse).jsonBody(paymentLike({ status: 'succeeded', amount: 150000, completed: true, client_bank_account: '123-4-56789-0', metadata })),
+        response
+          .headers(jsonResponse)
+          .jsonBody(paymentLike({ status: 'succeeded', amount: 150000, completed: true, client_bank_account: '123-4-56789-0', metadata })),
       )
       .executeTest(async (mock) => {
         const payment = await sdkAgainst(mock).testHelpers.succeed(EXAMPLE.paymentId, { client_bank_account: '123-4-56789-0' });

@@ -46,7 +46,11 @@ describe('transactions.list', () => {
       .withRequest('GET', '/Thai/v1/transactions', (request) => request.headers(authorized).query({ type: 'withdrawal' }))
       .willRespondWith(400, (response) => response.headers(jsonResponse).jsonBody(errorLike('invalid_parameters', 'validation_error', 'type')))
       .executeTest(async (mock) => {
-        const error = await apiErrorFrom(sdkAgainst(mock).transactions.list({ type: 'withdrawal' as TransactionType }).page());
+        const error = await apiErrorFrom(
+          sdkAgainst(mock)
+            .transactions.list({ type: 'withdrawal' as TransactionType })
+            .page(),
+        );
         expect(error).toBeInstanceOf(ValidationError);
         expect(error).toMatchObject({ status: 400, code: 'invalid_parameters' });
       });

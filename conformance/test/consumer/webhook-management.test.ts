@@ -1,7 +1,18 @@
 import { NotFoundError, ValidationError } from '@payment-qr/sdk';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, apiPath, authorized, errorLike, id, idempotencyKeyHeader, jsonRequest, jsonResponse, pendingDeliveryLike, timestamp } from '../support/matchers.js';
+import {
+  EXAMPLE,
+  apiPath,
+  authorized,
+  errorLike,
+  id,
+  idempotencyKeyHeader,
+  jsonRequest,
+  jsonResponse,
+  pendingDeliveryLike,
+  timestamp,
+} from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
@@ -21,9 +32,13 @@ describe('webhook management', () => {
         request.headers({ ...authorized, ...jsonRequest }).jsonBody({ url: movedUrl, events: ['payment.pending'], status: 'disabled' }),
       )
       .willRespondWith(200, (response) =>
-        response
-          .headers(jsonResponse)
-          .jsonBody({ webhook_id: id('webhook', EXAMPLE.webhookId), url: equal(movedUrl), events: equal(['payment.pending']), status: equal('disabled'), created_at: timestamp() }),
+        response.headers(jsonResponse).jsonBody({
+          webhook_id: id('webhook', EXAMPLE.webhookId),
+          url: equal(movedUrl),
+          events: equal(['payment.pending']),
+          status: equal('disabled'),
+          created_at: timestamp(),
+        }),
       )
       .executeTest(async (mock) => {
         const updated = await sdkAgainst(mock).webhooks.update(EXAMPLE.webhookId, { url: movedUrl, events: ['payment.pending'], status: 'disabled' });
@@ -54,7 +69,9 @@ describe('webhook management', () => {
         request.headers({ ...authorized, ...jsonRequest, ...idempotencyKeyHeader }).jsonBody({ expire_previous_in_seconds: 3600 }),
       )
       .willRespondWith(200, (response) =>
-        response.headers(jsonResponse).jsonBody({ secret: MatchersV3.regex('^whsec_[A-Za-z0-9+/]{32,88}={0,2}$', 'whsec_DQyO8ZZk+RuOEFN/mxUnfq3cOKKi8/hb23z3CKBh0Nw=') }),
+        response
+          .headers(jsonResponse)
+          .jsonBody({ secret: MatchersV3.regex('^whsec_[A-Za-z0-9+/]{32,88}={0,2}$', 'whsec_DQyO8ZZk+RuOEFN/mxUnfq3cOKKi8/hb23z3CKBh0Nw=') }),
       )
       .executeTest(async (mock) => {
         expect((await sdkAgainst(mock).webhooks.rotateSecret(EXAMPLE.webhookId, { expire_previous_in_seconds: 3600 })).secret).toMatch(/^whsec_/);
@@ -78,7 +95,9 @@ describe('webhook management', () => {
       .addInteraction()
       .given('a webhook with a pending delivery exists', { url })
       .uponReceiving('a request to retry a webhook delivery')
-      .withRequest('POST', apiPath`/webhooks/${'webhook_id'}/deliveries/${'delivery_id'}/retry`, (request) => request.headers({ ...authorized, ...idempotencyKeyHeader }))
+      .withRequest('POST', apiPath`/webhooks/${'webhook_id'}/deliveries/${'delivery_id'}/retry`, (request) =>
+        request.headers({ ...authorized, ...idempotencyKeyHeader }),
+      )
       .willRespondWith(200, (response) =>
         response.headers(jsonResponse).jsonBody({ ...pendingDeliveryLike('payment.pending'), delivery_id: id('delivery', EXAMPLE.deliveryId) }),
       )
@@ -93,7 +112,9 @@ describe('webhook management', () => {
       .addInteraction()
       .given('a webhook exists', { url, events: [...events] })
       .uponReceiving('a request to retry a delivery that does not exist')
-      .withRequest('POST', apiPath`/webhooks/${'webhook_id'}/deliveries/whd_doesnotexist0000000000000/retry`, (request) => request.headers({ ...authorized, ...idempotencyKeyHeader }))
+      .withRequest('POST', apiPath`/webhooks/${'webhook_id'}/deliveries/whd_doesnotexist0000000000000/retry`, (request) =>
+        request.headers({ ...authorized, ...idempotencyKeyHeader }),
+      )
       .willRespondWith(404, (response) => response.headers(jsonResponse).jsonBody(errorLike('delivery_not_found', 'not_found')))
       .executeTest(async (mock) => {
         const error = await apiErrorFrom(sdkAgainst(mock).webhooks.retryDelivery(EXAMPLE.webhookId, 'whd_doesnotexist0000000000000'));

@@ -1,7 +1,19 @@
 import { NotFoundError, ValidationError } from '@payment-qr/sdk';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, apiPath, authorized, errorLike, id, idempotencyKeyHeader, jsonRequest, jsonResponse, listOf, pendingDeliveryLike, webhookLike } from '../support/matchers.js';
+import {
+  EXAMPLE,
+  apiPath,
+  authorized,
+  errorLike,
+  id,
+  idempotencyKeyHeader,
+  jsonRequest,
+  jsonResponse,
+  listOf,
+  pendingDeliveryLike,
+  webhookLike,
+} from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
@@ -45,7 +57,9 @@ describe('webhooks', () => {
       .given('a webhook exists', { url, events: [...events] })
       .uponReceiving('a request to list webhook endpoints')
       .withRequest('GET', '/Thai/v1/webhooks', (request) => request.headers(authorized).query({ limit: '10' }))
-      .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody(listOf('webhooks', webhookLike(url, [...events]), { total: 1, limit: 10, offset: 0 })))
+      .willRespondWith(200, (response) =>
+        response.headers(jsonResponse).jsonBody(listOf('webhooks', webhookLike(url, [...events]), { total: 1, limit: 10, offset: 0 })),
+      )
       .executeTest(async (mock) => {
         expect(await sdkAgainst(mock).webhooks.list({ limit: 10 }).page()).toMatchObject({ total: 1, hasMore: false });
       });
@@ -70,7 +84,9 @@ describe('webhooks', () => {
       .uponReceiving('a request to read a webhook signing secret')
       .withRequest('GET', apiPath`/webhooks/${'webhook_id'}/secret`, (request) => request.headers(authorized))
       .willRespondWith(200, (response) =>
-        response.headers(jsonResponse).jsonBody({ secret: MatchersV3.regex('^whsec_[A-Za-z0-9+/]{32,88}={0,2}$', 'whsec_DQyO8ZZk+RuOEFN/mxUnfq3cOKKi8/hb23z3CKBh0Nw=') }),
+        response
+          .headers(jsonResponse)
+          .jsonBody({ secret: MatchersV3.regex('^whsec_[A-Za-z0-9+/]{32,88}={0,2}$', 'whsec_DQyO8ZZk+RuOEFN/mxUnfq3cOKKi8/hb23z3CKBh0Nw=') }),
       )
       .executeTest(async (mock) => {
         expect((await sdkAgainst(mock).webhooks.secret(EXAMPLE.webhookId)).secret).toMatch(/^whsec_/);
@@ -83,7 +99,9 @@ describe('webhooks', () => {
       .given('a webhook with a pending delivery exists', { url })
       .uponReceiving('a request to list the deliveries of a webhook')
       .withRequest('GET', apiPath`/webhooks/${'webhook_id'}/deliveries`, (request) => request.headers(authorized))
-      .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody(listOf('deliveries', pendingDeliveryLike('payment.pending'), { total: 1, limit: 20, offset: 0 })))
+      .willRespondWith(200, (response) =>
+        response.headers(jsonResponse).jsonBody(listOf('deliveries', pendingDeliveryLike('payment.pending'), { total: 1, limit: 20, offset: 0 })),
+      )
       .executeTest(async (mock) => {
         const page = await sdkAgainst(mock).webhooks.deliveries(EXAMPLE.webhookId).page();
         expect(page.data[0]).toMatchObject({ event_type: 'payment.pending', status: 'pending' });

@@ -35,7 +35,10 @@ it('checks a built server it did not start, over HTTP only: every check passes o
   expect(stdout).not.toContain(server.apiKey);
   // Every group ran; what did not run here is what only a run beside the server can do.
   for (const group of ['service', 'pact', 'errors', 'idempotency', 'pagination', 'request-id', 'rate-limits', 'generated', 'webhooks', 'bank']) {
-    expect(lines.some((line) => line.includes(` ${group} › `)), group).toBe(true);
+    expect(
+      lines.some((line) => line.includes(` ${group} › `)),
+      group,
+    ).toBe(true);
   }
   expect(lines.filter((line) => line.startsWith('SKIP')).every((line) => line.includes('needs an in-process run'))).toBe(true);
   expect(lines.filter((line) => line.startsWith('PASS') && line.includes(' webhooks › '))).toHaveLength(4);

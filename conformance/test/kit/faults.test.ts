@@ -24,7 +24,11 @@ const FAULTS: { fault: Fault; only: string[]; named: RegExp }[] = [
   { fault: 'drop-request-id', only: ['request-id'], named: /no Request-Id header/ },
   { fault: 'rename-field', only: ['pact'], named: /refunded_amount/ },
   { fault: 'not-found-as-500', only: ['errors'], named: /retrievePayment: expected HTTP 404, got HTTP 500/ },
-  { fault: 'new-payment-on-replay', only: ['idempotency'], named: /createQrCode: a retry with the same Idempotency-Key and body must answer the first answer again/ },
+  {
+    fault: 'new-payment-on-replay',
+    only: ['idempotency'],
+    named: /createQrCode: a retry with the same Idempotency-Key and body must answer the first answer again/,
+  },
   { fault: 'conflict-as-200', only: ['idempotency'], named: /createQrCode: expected HTTP 409, got HTTP 200/ },
   { fault: 'repeat-across-pages', only: ['pagination'], named: /repeated across pages/ },
   { fault: 'wrong-signature', only: ['webhooks'], named: /webhook-signature does not verify with the endpoint's signing secret/ },
@@ -42,17 +46,24 @@ describe('the kit catches each fault of a deployment, by name', () => {
     expect(results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(100);
   }, 600_000);
 
-  it.each(FAULTS)('$fault: the kit fails, naming it', async ({ fault, only, named }) => {
-    proxy.fault = fault;
-    try {
-      const results = await runKit({ target, only });
-      const failures = failuresOf(results);
-      expect(failures.length, `no check failed under ${fault}:\n${shown(results)}`).toBeGreaterThan(0);
-      expect(failures.some((r) => named.test(r.message ?? '')), `no failure names ${fault} (${named}):\n${shown(failures)}`).toBe(true);
-    } finally {
-      proxy.fault = 'none';
-    }
-  }, 300_000);
+  it.each(FAULTS)(
+    '$fault: the kit fails, naming it',
+    async ({ fault, only, named }) => {
+      proxy.fault = fault;
+      try {
+        const results = await runKit({ target, only });
+        const failures = failuresOf(results);
+        expect(failures.length, `no check failed under ${fault}:\n${shown(results)}`).toBeGreaterThan(0);
+        expect(
+          failures.some((r) => named.test(r.message ?? '')),
+          `no failure names ${fault} (${named}):\n${shown(failures)}`,
+        ).toBe(true);
+      } finally {
+        proxy.fault = 'none';
+      }
+    },
+    300_000,
+  );
 });
 
 describe('every request is bounded', () => {

@@ -18,7 +18,10 @@ it('runs against prism mock and reports which checks need a real service, instea
   for (const group of ['pact', 'idempotency', 'pagination', 'webhooks', 'generated']) {
     const lines = printed.filter((line) => line.includes(` ${group} › `));
     expect(lines.length, group).toBeGreaterThan(0);
-    expect(lines.filter((line) => !(line.startsWith('SKIP') && line.includes('needs a real service'))), group).toEqual([]);
+    expect(
+      lines.filter((line) => !(line.startsWith('SKIP') && line.includes('needs a real service'))),
+      group,
+    ).toEqual([]);
   }
   expect(printed.at(-1)).toMatch(/^\d+ passed, 1 failed$/);
 }, 300_000);

@@ -9,8 +9,13 @@ afterAll(() => server.stop());
 it('reports what needs private webhook URLs as not run here, and fails nothing for it', async () => {
   const results = await runKit({ target: { baseUrl: server.url, apiKey: server.apiKey }, only: ['pact', 'pagination'] });
   const shown = results.map((r) => `${r.outcome} ${r.group} › ${r.name}${r.message ? `: ${r.message}` : ''}`).join('\n');
-  expect(results.filter((r) => r.outcome === 'failed'), shown).toEqual([]);
+  expect(
+    results.filter((r) => r.outcome === 'failed'),
+    shown,
+  ).toEqual([]);
   const refused = results.filter((r) => r.outcome === 'not-run' && /WEBHOOK_ALLOW_PRIVATE_URLS=true/.test(r.message ?? ''));
-  expect(refused.map((r) => r.name)).toEqual(expect.arrayContaining(['a request to register a webhook endpoint', 'listWebhooks: newest first, ties by id descending, every match counted in total']));
+  expect(refused.map((r) => r.name)).toEqual(
+    expect.arrayContaining(['a request to register a webhook endpoint', 'listWebhooks: newest first, ties by id descending, every match counted in total']),
+  );
   expect(results.some((r) => r.outcome === 'passed' && r.name.startsWith('listPayments: '))).toBe(true);
 }, 300_000);

@@ -33,7 +33,12 @@ describe('the pacts the SDK wrote, judged by the served-paths contract the contr
 
   it('hold a successful interaction for every operation of the contract', () => {
     const interactions = pactFiles.flatMap(
-      (file) => (JSON.parse(readFileSync(join(PACTS_DIR, file), 'utf8')) as { interactions: { request: { method: string; path: string }; response: { status: number } }[] }).interactions,
+      (file) =>
+        (
+          JSON.parse(readFileSync(join(PACTS_DIR, file), 'utf8')) as {
+            interactions: { request: { method: string; path: string }; response: { status: number } }[];
+          }
+        ).interactions,
     );
     const uncovered = merchantOperations
       .filter((op) => {

@@ -42,7 +42,22 @@ export async function startBuiltServer(options: { privateWebhookUrls?: boolean }
   if (postgres) {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'server/src/cli.ts', 'merchants', 'create', '--name', 'QA merchant', '--json', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'QA merchant'],
+      [
+        '--import',
+        'tsx',
+        'server/src/cli.ts',
+        'merchants',
+        'create',
+        '--name',
+        'QA merchant',
+        '--json',
+        '--bank-code',
+        '014',
+        '--account-number',
+        '1234567890',
+        '--account-name',
+        'QA merchant',
+      ],
       { cwd: ROOT, env },
     );
     apiKey = (JSON.parse(stdout) as { api_key: string }).api_key;
@@ -55,7 +70,10 @@ export async function startBuiltServer(options: { privateWebhookUrls?: boolean }
   const url = `http://127.0.0.1:${port}`;
   for (let waited = 0; ; waited += 200) {
     if (child.exitCode !== null) throw new Error(`the built server exited with ${child.exitCode}:\n${output}`);
-    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!apiKey) apiKey = KEY.exec(output)?.[0] ?? '';
     if (healthy && apiKey) break;
     if (waited > 90_000) throw new Error(`the built server did not start within 90 s:\n${output}`);

@@ -72,7 +72,11 @@ export async function startFaultProxy(upstream: string, receiverPort?: number): 
   const deliver = async (request: IncomingMessage, response: ServerResponse) => {
     const headers = headersOf(request);
     if (state.fault === 'wrong-signature' && headers['webhook-signature']) headers['webhook-signature'] = tampered(headers['webhook-signature']);
-    const delivered = await fetch(`http://127.0.0.1:${receiverPort}${(request.url ?? '').slice(DELIVERIES.length)}`, { method: 'POST', headers, body: await bodyOf(request) });
+    const delivered = await fetch(`http://127.0.0.1:${receiverPort}${(request.url ?? '').slice(DELIVERIES.length)}`, {
+      method: 'POST',
+      headers,
+      body: await bodyOf(request),
+    });
     response.writeHead(delivered.status).end(Buffer.from(await delivered.arrayBuffer()));
   };
 

@@ -81,13 +81,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       : {}),
     ...options.env,
   });
-  const running = await startServer(config, { clock: options.clock, validateResponses: false, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const running = await startServer(config, {
+    clock: options.clock,
+    validateResponses: false,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  });
   const { services } = running.runtime;
   const target: Target = {
     baseUrl: running.url,
     operator: {
       async newMerchant({ live = false } = {}) {
-        const { merchant, apiKey } = await createMerchant(services, { name: 'Conformance merchant', mode: live ? 'live' : 'test', account: { kind: 'promptpay_id', id: '0812345678' } });
+        const { merchant, apiKey } = await createMerchant(services, {
+          name: 'Conformance merchant',
+          mode: live ? 'live' : 'test',
+          account: { kind: 'promptpay_id', id: '0812345678' },
+        });
         return { merchantId: merchant.id, apiKey };
       },
       async setPayoutAccount(merchantId) {

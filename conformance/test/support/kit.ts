@@ -12,11 +12,15 @@ export function testGroup(group: Group, target: Target, options: { seed?: number
   describe(group.title, () => {
     for (const check of group.checks(kit)) {
       // A group's shared work (the pact verifier's run, the records a group reads) falls on its first check.
-      it(check.name, async () => {
-        const result = await runCheck(kit, group.name, check);
-        if (result.outcome === 'not-run') throw new Error(`not run against this service: ${result.message}`);
-        if (result.outcome === 'failed') throw new Error(result.message);
-      }, 300_000);
+      it(
+        check.name,
+        async () => {
+          const result = await runCheck(kit, group.name, check);
+          if (result.outcome === 'not-run') throw new Error(`not run against this service: ${result.message}`);
+          if (result.outcome === 'failed') throw new Error(result.message);
+        },
+        300_000,
+      );
     }
     afterAll(async () => {
       await group.cleanup?.(kit);

@@ -188,7 +188,10 @@ export interface QrCodeShape {
 export function qrCodeLike(shape: QrCodeShape): Record<string, unknown> {
   return {
     qr_code_id: id('qrCode', EXAMPLE.qrCodeId),
-    qr_data: regex('^000201010212.*6304[0-9A-F]{4}$', '00020101021230780016A00000067701011201150105553012345010219PAY01JD3X7K9R5G8N2P0312INV20260004253037645802TH54071500.0063048CCA'),
+    qr_data: regex(
+      '^000201010212.*6304[0-9A-F]{4}$',
+      '00020101021230780016A00000067701011201150105553012345010219PAY01JD3X7K9R5G8N2P0312INV20260004253037645802TH54071500.0063048CCA',
+    ),
     qr_image_url: regex('^https?://[^/]+/Thai/qr-codes/qr_[0-9A-Za-z]{26,}/image$', `http://127.0.0.1:3000/Thai/qr-codes/${EXAMPLE.qrCodeId}/image`),
     checkout_url: regex('^https?://[^/]+/Thai/pay/qr_[0-9A-Za-z]{26,}$', `http://127.0.0.1:3000/Thai/pay/${EXAMPLE.qrCodeId}`),
     return_url: shape.return_url === undefined ? null : equal(shape.return_url),

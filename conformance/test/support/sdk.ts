@@ -12,7 +12,9 @@ const failOnUnexpectedRequest = async (input: Request | URL | string, init?: Req
   const verdict = response.headers.get('x-pact');
   if (verdict === null) return response;
   const request = input instanceof Request ? input : new Request(input, init);
-  throw new Error(`the pact has no interaction for the SDK's ${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} (${verdict}): ${await response.text()}`);
+  throw new Error(
+    `the pact has no interaction for the SDK's ${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} (${verdict}): ${await response.text()}`,
+  );
 };
 
 /** The real SDK, as published (sdk/dist), pointed at the Pact mock server; no retries, so one call is one interaction. */

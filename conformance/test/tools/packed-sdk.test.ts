@@ -48,22 +48,32 @@ describe('the packed SDK, installed from its tarball', () => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it.each(PROJECTS)('works in a scratch $kind project: types, then one call to the real service', async ({ type, example, typeCheck }) => {
-    const project = join(scratch, type);
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: `scratch-${type}`, private: true, type }));
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball], { cwd: project });
+  it.each(PROJECTS)(
+    'works in a scratch $kind project: types, then one call to the real service',
+    async ({ type, example, typeCheck }) => {
+      const project = join(scratch, type);
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: `scratch-${type}`, private: true, type }));
+      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball], { cwd: project });
 
-    writeFileSync(join(project, typeCheck), TYPE_CHECK);
-    const compilerOptions = { module: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ['ES2023', 'DOM'] };
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [typeCheck] }));
-    await expect(run(process.execPath, [tsc, '-p', project]).then(() => 'compiles'), 'the installed types').resolves.toBe('compiles');
+      writeFileSync(join(project, typeCheck), TYPE_CHECK);
+      const compilerOptions = { module: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ['ES2023', 'DOM'] };
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [typeCheck] }));
+      await expect(
+        run(process.execPath, [tsc, '-p', project]).then(() => 'compiles'),
+        'the installed types',
+      ).resolves.toBe('compiles');
 
-    copyFileSync(join(sdkDir, 'examples', example), join(project, example));
-    const { stdout } = await run(process.execPath, [example], { cwd: project, env: { ...process.env, PAYMENT_QR_API_KEY: apiKey, PAYMENT_QR_BASE_URL: service.url } });
-    const [, paymentId] = /^QR code qr_\w+ for payment (pay_\w+): pending\n$/.exec(stdout) ?? [];
-    expect(paymentId, stdout).toBeDefined();
-    const payment = await new PaymentQrClient({ apiKey, baseUrl: service.url }).payments.retrieve(paymentId!);
-    expect(payment).toMatchObject({ amount: 15_000, currency: 'THB', reference: 'ORDER-1001', status: 'pending' });
-  }, 180_000);
+      copyFileSync(join(sdkDir, 'examples', example), join(project, example));
+      const { stdout } = await run(process.execPath, [example], {
+        cwd: project,
+        env: { ...process.env, PAYMENT_QR_API_KEY: apiKey, PAYMENT_QR_BASE_URL: service.url },
+      });
+      const [, paymentId] = /^QR code qr_\w+ for payment (pay_\w+): pending\n$/.exec(stdout) ?? [];
+      expect(paymentId, stdout).toBeDefined();
+      const payment = await new PaymentQrClient({ apiKey, baseUrl: service.url }).payments.retrieve(paymentId!);
+      expect(payment).toMatchObject({ amount: 15_000, currency: 'THB', reference: 'ORDER-1001', status: 'pending' });
+    },
+    180_000,
+  );
 });

@@ -75,7 +75,10 @@ describe('the SDK README examples against prism mock of the served-paths contrac
     'pagination.ts': () => {
       const transactions = example<{ transactions: { amount: number }[] }>('TransactionList').transactions;
       const payments = example<{ payments: unknown[]; total: number }>('PaymentList');
-      return [`Received ${transactions.reduce((sum, t) => sum + t.amount, 0) / 100} THB`, `${payments.total} pending payments, showing ${payments.payments.length}; more: false`];
+      return [
+        `Received ${transactions.reduce((sum, t) => sum + t.amount, 0) / 100} THB`,
+        `${payments.total} pending payments, showing ${payments.payments.length}; more: false`,
+      ];
     },
     'retries.ts': () => [example<{ qr_code_id: string }>('QrCode').qr_code_id],
     'webhook-setup.ts': () => [`${example<{ webhook_id: string }>('Webhook').webhook_id} ${example<{ secret: string }>('WebhookSecret').secret}`],

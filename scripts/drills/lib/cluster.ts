@@ -23,7 +23,7 @@ export interface Cluster {
 }
 
 async function asPostgres(command: string, args: string[]): Promise<string> {
-  const runAs = userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] as const : [command, args] as const;
+  const runAs = userInfo().uid === 0 ? (['runuser', ['-u', 'postgres', '--', command, ...args]] as const) : ([command, args] as const);
   const { stdout } = await run(runAs[0], [...runAs[1]], { timeout: 60_000 });
   return stdout;
 }

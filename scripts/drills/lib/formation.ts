@@ -52,7 +52,9 @@ export async function requirePgAutoFailover(): Promise<void> {
     () => false,
   );
   if (!found || !existsSync(EXTENSION)) {
-    throw new MissingPrerequisite(`pg_auto_failover is not installed (${found ? `no ${EXTENSION}` : 'no pg_autoctl on PATH'}). Install it with:\n  apt-get install -y ${PACKAGES.join(' ')}`);
+    throw new MissingPrerequisite(
+      `pg_auto_failover is not installed (${found ? `no ${EXTENSION}` : 'no pg_autoctl on PATH'}). Install it with:\n  apt-get install -y ${PACKAGES.join(' ')}`,
+    );
   }
 }
 
@@ -113,19 +115,45 @@ export async function pgAutoFailoverFormation(ctx: DrillContext, database: strin
   const monitor = new pg.Pool({ connectionString: monitorUrl, max: 1 });
   monitor.on('error', () => undefined);
   ctx.defer(() => monitor.end());
-  const ready = await waitFor(() => monitor.query('SELECT 1').then(() => true, () => false), 60_000, 200);
+  const ready = await waitFor(
+    () =>
+      monitor.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+    60_000,
+    200,
+  );
   if (!ready.ok) throw new Error(`the monitor did not start:\n${logs.get('monitor')!.slice(-10).join('\n')}`);
 
   const nodes: FormationNode[] = [];
   const states = async (): Promise<NodeState[]> =>
-    (await monitor.query<{ nodename: string; nodeport: number; reportedstate: string; goalstate: string }>('SELECT nodename, nodeport, reportedstate, goalstate FROM pgautofailover.node ORDER BY nodeid')).rows.map(
-      (r) => ({ name: r.nodename, port: r.nodeport, reported: r.reportedstate, goal: r.goalstate }),
-    );
+    (
+      await monitor.query<{ nodename: string; nodeport: number; reportedstate: string; goalstate: string }>(
+        'SELECT nodename, nodeport, reportedstate, goalstate FROM pgautofailover.node ORDER BY nodeid',
+      )
+    ).rows.map((r) => ({ name: r.nodename, port: r.nodeport, reported: r.reportedstate, goal: r.goalstate }));
   for (const name of ['node1', 'node2']) {
     const pgdata = join(dir, name);
     const port = await freePort();
     ctx.log(`${name} on 127.0.0.1:${port}`);
-    await autoctl('create', 'postgres', '--pgdata', pgdata, '--pgport', String(port), '--listen', '127.0.0.1', '--dbname', database, '--name', name, '--monitor', monitorUrl, ...common);
+    await autoctl(
+      'create',
+      'postgres',
+      '--pgdata',
+      pgdata,
+      '--pgport',
+      String(port),
+      '--listen',
+      '127.0.0.1',
+      '--dbname',
+      database,
+      '--name',
+      name,
+      '--monitor',
+      monitorUrl,
+      ...common,
+    );
     keep(name, pgdata);
     nodes.push({
       name,
@@ -137,10 +165,14 @@ export async function pgAutoFailoverFormation(ctx: DrillContext, database: strin
       },
     });
     const expected = name === 'node1' ? ['single'] : ['primary', 'secondary'];
-    const settled = await waitFor(async () => {
-      const now = await states().catch(() => []);
-      return now.length === nodes.length && now.every((s, i) => s.reported === s.goal && s.reported === expected[i]);
-    }, 150_000, 500);
+    const settled = await waitFor(
+      async () => {
+        const now = await states().catch(() => []);
+        return now.length === nodes.length && now.every((s, i) => s.reported === s.goal && s.reported === expected[i]);
+      },
+      150_000,
+      500,
+    );
     if (!settled.ok) throw new Error(`${name} did not join the formation: ${JSON.stringify(await states())}\n${logs.get(name)!.slice(-10).join('\n')}`);
   }
 

@@ -82,7 +82,11 @@ export function printTable(title: string, rows: Row[]): void {
   const head = ['', 'what', 'observed', 'expected'];
   const cells = rows.map((r) => [r.ok === null ? '    ' : r.ok ? 'PASS' : 'FAIL', r.what, r.observed, r.expected]);
   const widths = head.map((h, i) => Math.min(i === 3 ? 60 : 70, Math.max(h.length, ...cells.map((c) => c[i]!.length))));
-  const line = (c: string[]) => c.map((cell, i) => (i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((cell, i) => (i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   console.log(`\n== ${title}`);
   console.log(line(head));
   console.log(line(widths.map((w) => '-'.repeat(w))));

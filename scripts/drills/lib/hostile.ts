@@ -35,7 +35,9 @@ export interface HostileRequest {
 
 /** Percent-encodes the UTF-8 bytes of any string (encodeURIComponent throws on lone surrogates). */
 const pct = (text: string): string =>
-  [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 const weighted = <T>(...pairs: [number, fc.Arbitrary<T>][]): fc.Arbitrary<T> => fc.oneof(...pairs.map(([weight, arbitrary]) => ({ weight, arbitrary })));
 
@@ -81,7 +83,11 @@ const weird: fc.Arbitrary<unknown> = weighted<unknown>(
 
 const field = <T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> => weighted<unknown>([6, valid], [2, weird]);
 
-const metadataKey = weighted<string>([5, fc.string({ maxLength: 12 })], [2, fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '$where', '')], [1, oddUnicode]);
+const metadataKey = weighted<string>(
+  [5, fc.string({ maxLength: 12 })],
+  [2, fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '$where', '')],
+  [1, oddUnicode],
+);
 const metadata = weighted<unknown>(
   [6, fc.dictionary(metadataKey, field(fc.string({ maxLength: 30 })), { maxKeys: 8 })],
   [1, fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 4 }), { minKeys: 45, maxKeys: 60 })],
@@ -97,11 +103,46 @@ const idempotencyKeyValue = weighted<string>(
 
 /** Only loopback, private or literal hosts and non-URLs: registration must never look up or reach the outside. */
 const webhookUrl = weighted<unknown>(
-  [4, fc.constantFrom('http://127.0.0.1:9/hook', 'https://127.0.0.1/hook', 'http://[::1]:9/x', 'http://10.0.0.1/x', 'http://169.254.169.254/latest', 'https://0.0.0.0/', 'http://localhost:9/', 'https://[::ffff:127.0.0.1]/')],
-  [2, fc.constantFrom('not a url', 'ftp://127.0.0.1/x', 'javascript:alert(1)', '//127.0.0.1/x', 'https://', 'http://127.0.0.1:99999/', 'file:///etc/passwd', 'data:text/plain,hi', '')],
+  [
+    4,
+    fc.constantFrom(
+      'http://127.0.0.1:9/hook',
+      'https://127.0.0.1/hook',
+      'http://[::1]:9/x',
+      'http://10.0.0.1/x',
+      'http://169.254.169.254/latest',
+      'https://0.0.0.0/',
+      'http://localhost:9/',
+      'https://[::ffff:127.0.0.1]/',
+    ),
+  ],
+  [
+    2,
+    fc.constantFrom(
+      'not a url',
+      'ftp://127.0.0.1/x',
+      'javascript:alert(1)',
+      '//127.0.0.1/x',
+      'https://',
+      'http://127.0.0.1:99999/',
+      'file:///etc/passwd',
+      'data:text/plain,hi',
+      '',
+    ),
+  ],
   [1, weird],
 );
-const eventKinds = fc.constantFrom('payment.pending', 'payment.succeeded', 'payment.failed', 'refund.completed', 'refund.failed', 'withdrawal.processed', 'PAYMENT.SUCCEEDED', 'payment.*', '');
+const eventKinds = fc.constantFrom(
+  'payment.pending',
+  'payment.succeeded',
+  'payment.failed',
+  'refund.completed',
+  'refund.failed',
+  'withdrawal.processed',
+  'PAYMENT.SUCCEEDED',
+  'payment.*',
+  '',
+);
 const secret = weighted<unknown>(
   [3, fc.integer({ min: 0, max: 80 }).map((n) => `whsec_${Buffer.alloc(n, 7).toString('base64')}`)],
   [1, fc.constantFrom('whsec_', 'whsec_!!!!', 'sk_test_x', 'whsec_' + 'A'.repeat(500))],
@@ -149,12 +190,42 @@ function bodySpec(op: string | null, ids: fc.Arbitrary<string>): fc.Arbitrary<Bo
     [
       2,
       fc
-        .constantFrom('', '{', '{"amount":', '{"amount": 15000,}', "{'amount': 1}", 'NaN', '{"a":1}{"b":2}', 'null', '"abc"', '15000', '[]', '\ufeff{"amount":15000,"currency":"THB"}', '{"amount":1e999,"currency":"THB"}', '{"amount":15000,"amount":16000,"currency":"THB"}', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '{"\\u0000":1}', 'amount=15000&currency=THB', '<xml/>')
+        .constantFrom(
+          '',
+          '{',
+          '{"amount":',
+          '{"amount": 15000,}',
+          "{'amount': 1}",
+          'NaN',
+          '{"a":1}{"b":2}',
+          'null',
+          '"abc"',
+          '15000',
+          '[]',
+          '\ufeff{"amount":15000,"currency":"THB"}',
+          '{"amount":1e999,"currency":"THB"}',
+          '{"amount":15000,"amount":16000,"currency":"THB"}',
+          '{"a":"\\ud800"}',
+          '{"a":"\\u0000"}',
+          '{"\\u0000":1}',
+          'amount=15000&currency=THB',
+          '<xml/>',
+        )
         .map((text) => ({ kind: 'text' as const, text })),
     ],
     [1, fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 64 }).map((bytes) => ({ kind: 'bytes' as const, bytes }))],
-    [1, fc.record({ depth: fc.constantFrom(64, 500, 5_000, 50_000, 200_000), shape: fc.constantFrom('array', 'object', 'metadata') }).map((d) => ({ kind: 'deep' as const, ...d }))],
-    [1, fc.record({ size: fc.constantFrom(10_000, 300_000, 1_040_000, 1_100_000, 3_000_000), where: fc.constantFrom('metadata', 'reference', 'array', 'keys') }).map((h) => ({ kind: 'huge' as const, ...h }))],
+    [
+      1,
+      fc
+        .record({ depth: fc.constantFrom(64, 500, 5_000, 50_000, 200_000), shape: fc.constantFrom('array', 'object', 'metadata') })
+        .map((d) => ({ kind: 'deep' as const, ...d })),
+    ],
+    [
+      1,
+      fc
+        .record({ size: fc.constantFrom(10_000, 300_000, 1_040_000, 1_100_000, 3_000_000), where: fc.constantFrom('metadata', 'reference', 'array', 'keys') })
+        .map((h) => ({ kind: 'huge' as const, ...h })),
+    ],
     [2, fc.record({ base, where: fc.constantFrom('top', 'metadata', 'constructor') }).map((p) => ({ kind: 'proto' as const, ...p }))],
   );
 }
@@ -202,7 +273,21 @@ const OPERATIONS: Operation[] = [
   {
     name: 'unknownRoute',
     method: 'GET',
-    path: () => fc.constantFrom('/', '/Thai', '/Thai/v1', '/Thai/v2/payments', '/v1/payments/', '/v1//payments', '/V1/PAYMENTS', '/Thai/v1/payments/../webhooks', '/favicon.ico', '/Thai/v1/qr-codes/x', '/%2e%2e/%2e%2e/etc/passwd', '/Thai/v1/transactions;x=1'),
+    path: () =>
+      fc.constantFrom(
+        '/',
+        '/Thai',
+        '/Thai/v1',
+        '/Thai/v2/payments',
+        '/v1/payments/',
+        '/v1//payments',
+        '/V1/PAYMENTS',
+        '/Thai/v1/payments/../webhooks',
+        '/favicon.ico',
+        '/Thai/v1/qr-codes/x',
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/Thai/v1/transactions;x=1',
+      ),
     body: null,
   },
 ];
@@ -214,7 +299,26 @@ function idArb(real: string[], other: string[], prefix: string): fc.Arbitrary<st
     [1, fc.constantFrom(...other)],
     [2, fc.string({ maxLength: 30 }).map((s) => pct(`${prefix}${s}`))],
     [1, oddUnicode.map((s) => pct(s))],
-    [1, fc.constantFrom('%ZZ', '%', '%00', '%C3%28', '%FF%FE', '..', '.', '%2F', 'x'.repeat(5_000), `${prefix}${'a'.repeat(300)}`, '%F0%9F%98%80', '__proto__', 'constructor', 'null', '0')],
+    [
+      1,
+      fc.constantFrom(
+        '%ZZ',
+        '%',
+        '%00',
+        '%C3%28',
+        '%FF%FE',
+        '..',
+        '.',
+        '%2F',
+        'x'.repeat(5_000),
+        `${prefix}${'a'.repeat(300)}`,
+        '%F0%9F%98%80',
+        '__proto__',
+        'constructor',
+        'null',
+        '0',
+      ),
+    ],
   );
 }
 
@@ -224,7 +328,19 @@ const listValue = (name: string): fc.Arbitrary<string> => {
     offset: fc.constantFrom('0', '10', '-1', '500000', '9007199254740993', '1e21', '', 'x'),
     status: fc.constantFrom('pending', 'succeeded', 'failed', 'expired', 'refunded', 'PENDING', '', 'x'),
     type: fc.constantFrom('payment', 'refund', 'failed', 'withdrawal', ''),
-    start_date: fc.constantFrom('2026-01-01', '2026-02-30', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00+07:00', '0000-01-01', '9999-12-31', '2026-13-01', 'yesterday', '1700000000', '2026-01-01T25:00:00Z', ''),
+    start_date: fc.constantFrom(
+      '2026-01-01',
+      '2026-02-30',
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00+07:00',
+      '0000-01-01',
+      '9999-12-31',
+      '2026-13-01',
+      'yesterday',
+      '1700000000',
+      '2026-01-01T25:00:00Z',
+      '',
+    ),
     end_date: fc.constantFrom('2026-12-31', '2025-01-01', '2026-12-31T23:59:59.999999999Z', '275760-09-13', ''),
     format: fc.constantFrom('png', 'svg', 'SVG', 'gif', '', 'png svg'),
     size: fc.constantFrom('200', '300', '1000', '199', '1001', '250.5', '1e3', '', '-300', '00300'),
@@ -236,24 +352,63 @@ function queryArb(kind: Operation['query']): fc.Arbitrary<string> {
   const names = kind === 'image' ? ['format', 'size'] : kind === 'list' ? ['limit', 'offset', 'status', 'type', 'start_date', 'end_date'] : ['limit'];
   const pair = weighted<[string, string]>(
     [6, fc.constantFrom(...names).chain((name) => listValue(name).map((value): [string, string] => [name, value]))],
-    [1, fc.tuple(fc.constantFrom('__proto__', 'constructor[prototype][x]', 'limit[]', 'status[$ne]', 'a[b][c]', 'expand', '', 'q'), fc.string({ maxLength: 8 }))],
+    [
+      1,
+      fc.tuple(fc.constantFrom('__proto__', 'constructor[prototype][x]', 'limit[]', 'status[$ne]', 'a[b][c]', 'expand', '', 'q'), fc.string({ maxLength: 8 })),
+    ],
   );
-  const encoded = fc.array(pair, { maxLength: 5 }).map((pairs) => pairs.map(([k, v]) => `${pct(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${pct(v)}`).join('&'));
+  const encoded = fc
+    .array(pair, { maxLength: 5 })
+    .map((pairs) => pairs.map(([k, v]) => `${pct(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${pct(v)}`).join('&'));
   return weighted<string>(
     [4, fc.constant('')],
     [6, encoded],
-    [1, fc.constantFrom('limit=1&limit=2', 'limit', '&&&', '=', 'limit=%ZZ', 'status=%00', 'limit=' + '9'.repeat(5_000), 'x=' + 'y'.repeat(20_000), 'offset=1%00', 'start_date=2026-01-01%00')],
+    [
+      1,
+      fc.constantFrom(
+        'limit=1&limit=2',
+        'limit',
+        '&&&',
+        '=',
+        'limit=%ZZ',
+        'status=%00',
+        'limit=' + '9'.repeat(5_000),
+        'x=' + 'y'.repeat(20_000),
+        'offset=1%00',
+        'start_date=2026-01-01%00',
+      ),
+    ],
   );
 }
 
-const latin1Value = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 60 });
+const latin1Value = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
 
 function headersArb(known: Known, op: Operation, hasBody: boolean): fc.Arbitrary<Record<string, string>> {
   const auth = weighted<string | null>(
     [op.auth === false ? 2 : 16, fc.constant(`Bearer ${known.apiKey}`)],
     [1, fc.constant(`Bearer ${known.otherApiKey}`)],
     [1, fc.constant(null)],
-    [1, fc.constantFrom('Bearer', 'Bearer ', `bearer ${known.apiKey}`, `Bearer ${known.apiKey.toUpperCase()}`, `Bearer ${known.apiKey}x`, 'Bearer sk_test_' + 'a'.repeat(300), 'Basic dXNlcjpwYXNz', `Bearer  ${known.apiKey}`, 'Bearer sk_live_abc', 'Bearer sk_test_é')],
+    [
+      1,
+      fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        `bearer ${known.apiKey}`,
+        `Bearer ${known.apiKey.toUpperCase()}`,
+        `Bearer ${known.apiKey}x`,
+        'Bearer sk_test_' + 'a'.repeat(300),
+        'Basic dXNlcjpwYXNz',
+        `Bearer  ${known.apiKey}`,
+        'Bearer sk_live_abc',
+        'Bearer sk_test_é',
+      ),
+    ],
     [1, latin1Value],
   );
   const contentType = weighted<string | null>(
@@ -261,7 +416,24 @@ function headersArb(known: Known, op: Operation, hasBody: boolean): fc.Arbitrary
     [1, fc.constant(null)],
     [
       3,
-      fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/json; charset=nope', 'text/plain', 'text/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/merge-patch+json', 'application/vnd.api+json', 'application/xml', '', 'application/json;;;', '*/*', 'application/json, text/plain', 'APPLICATION/JSON'),
+      fc.constantFrom(
+        'application/json; charset=utf-8',
+        'application/json; charset=utf-16',
+        'application/json; charset=latin1',
+        'application/json; charset=nope',
+        'text/plain',
+        'text/json',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/merge-patch+json',
+        'application/vnd.api+json',
+        'application/xml',
+        '',
+        'application/json;;;',
+        '*/*',
+        'application/json, text/plain',
+        'APPLICATION/JSON',
+      ),
     ],
   );
   return fc
@@ -271,7 +443,24 @@ function headersArb(known: Known, op: Operation, hasBody: boolean): fc.Arbitrary
       idem: weighted<string | null>([5, fc.constant(null)], [2, idempotencyKeyValue]),
       encoding: weighted<string | null>([14, fc.constant(null)], [1, fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'x-unknown', 'gzip, gzip')]),
       accept: weighted<string | null>([8, fc.constant(null)], [1, fc.constantFrom('text/html', 'application/xml', '*/*', 'image/png', '')]),
-      extra: fc.option(fc.tuple(fc.constantFrom('x-http-method-override', 'x-forwarded-for', 'x-request-id', 'request-id', 'cookie', 'origin', 'x-api-key', 'idempotent-replayed', 'expect-ct', 'x-' + 'h'.repeat(200)), latin1Value), { freq: 4 }),
+      extra: fc.option(
+        fc.tuple(
+          fc.constantFrom(
+            'x-http-method-override',
+            'x-forwarded-for',
+            'x-request-id',
+            'request-id',
+            'cookie',
+            'origin',
+            'x-api-key',
+            'idempotent-replayed',
+            'expect-ct',
+            'x-' + 'h'.repeat(200),
+          ),
+          latin1Value,
+        ),
+        { freq: 4 },
+      ),
     })
     .map((h) => {
       const headers: Record<string, string> = {};
@@ -295,15 +484,25 @@ export function hostileRequests(known: Known): fc.Arbitrary<HostileRequest> {
   const method = (own: string) => weighted<string>([12, fc.constant(own)], [1, fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS')]);
   return fc.constantFrom(...OPERATIONS).chain((op) =>
     fc
-      .record({ method: method(op.method), path: op.path(ids), query: queryArb(op.query), body: op.body || op.method === 'POST' ? bodySpec(op.body, ids.payment) : weighted<BodySpec>([8, fc.constant({ kind: 'none' as const })], [1, bodySpec(null, ids.payment)]) })
+      .record({
+        method: method(op.method),
+        path: op.path(ids),
+        query: queryArb(op.query),
+        body:
+          op.body || op.method === 'POST'
+            ? bodySpec(op.body, ids.payment)
+            : weighted<BodySpec>([8, fc.constant({ kind: 'none' as const })], [1, bodySpec(null, ids.payment)]),
+      })
       .chain((r) =>
-        headersArb(known, op, r.body.kind !== 'none').map((headers): HostileRequest => ({
-          operation: op.name,
-          method: r.method,
-          path: `${r.path}${r.query ? `?${r.query}` : ''}`,
-          headers,
-          body: r.body,
-        })),
+        headersArb(known, op, r.body.kind !== 'none').map(
+          (headers): HostileRequest => ({
+            operation: op.name,
+            method: r.method,
+            path: `${r.path}${r.query ? `?${r.query}` : ''}`,
+            headers,
+            body: r.body,
+          }),
+        ),
       ),
   );
 }
@@ -350,7 +549,16 @@ export function describe(request: HostileRequest, bytes: Buffer | null): string 
     .filter(([k]) => k !== 'authorization')
     .map(([k, v]) => `${k}: ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`)
     .join('; ');
-  const auth = request.headers.authorization ? (request.headers.authorization.length > 30 ? 'auth: key' : `auth: ${JSON.stringify(request.headers.authorization)}`) : 'no auth';
-  const body = bytes === null ? 'no body' : bytes.length > 200 ? `body ${request.body.kind} ${bytes.length} bytes: ${JSON.stringify(bytes.subarray(0, 120).toString())}…` : `body ${JSON.stringify(bytes.toString())}`;
+  const auth = request.headers.authorization
+    ? request.headers.authorization.length > 30
+      ? 'auth: key'
+      : `auth: ${JSON.stringify(request.headers.authorization)}`
+    : 'no auth';
+  const body =
+    bytes === null
+      ? 'no body'
+      : bytes.length > 200
+        ? `body ${request.body.kind} ${bytes.length} bytes: ${JSON.stringify(bytes.subarray(0, 120).toString())}…`
+        : `body ${JSON.stringify(bytes.toString())}`;
   return `${request.method} ${path} [${request.operation}] ${auth}; ${headers}; ${body}`;
 }

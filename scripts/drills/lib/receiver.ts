@@ -57,35 +57,37 @@ export async function startDrillReceiver(path = '/hooks'): Promise<DrillReceiver
     setSecret: (s) => void (secret = s),
     async up() {
       if (server) return;
-      const s = createServer(handled(async (req, res) => {
-        const body = await readBody(req).catch(() => '');
-        const id = String(req.headers['webhook-id'] ?? '');
-        let verified = false;
-        let payload: { id?: string; event?: string } | null = null;
-        try {
-          payload = JSON.parse(body);
-        } catch {
-          // consistent stays false
-        }
-        if (secret) {
+      const s = createServer(
+        handled(async (req, res) => {
+          const body = await readBody(req).catch(() => '');
+          const id = String(req.headers['webhook-id'] ?? '');
+          let verified = false;
+          let payload: { id?: string; event?: string } | null = null;
           try {
-            new Webhook(secret).verify(body, {
-              'webhook-id': id,
-              'webhook-timestamp': String(req.headers['webhook-timestamp']),
-              'webhook-signature': String(req.headers['webhook-signature']),
-            });
-            verified = true;
+            payload = JSON.parse(body);
           } catch {
-            verified = false;
+            // consistent stays false
           }
-        }
-        const arrival: Arrival = { id, event: String(payload?.event ?? ''), verified, consistent: payload?.id === id, answered: 0, at: Date.now() };
-        arrivals.push(arrival);
-        if (receiver.mode === 'hang') return; // destroyed on down() or close()
-        arrival.answered = receiver.mode === 'ok' ? 200 : 500;
-        res.statusCode = arrival.answered;
-        res.end(receiver.mode === 'ok' ? 'ok' : 'boom');
-      }));
+          if (secret) {
+            try {
+              new Webhook(secret).verify(body, {
+                'webhook-id': id,
+                'webhook-timestamp': String(req.headers['webhook-timestamp']),
+                'webhook-signature': String(req.headers['webhook-signature']),
+              });
+              verified = true;
+            } catch {
+              verified = false;
+            }
+          }
+          const arrival: Arrival = { id, event: String(payload?.event ?? ''), verified, consistent: payload?.id === id, answered: 0, at: Date.now() };
+          arrivals.push(arrival);
+          if (receiver.mode === 'hang') return; // destroyed on down() or close()
+          arrival.answered = receiver.mode === 'ok' ? 200 : 500;
+          res.statusCode = arrival.answered;
+          res.end(receiver.mode === 'ok' ? 'ok' : 'boom');
+        }),
+      );
       s.on('connection', (socket) => {
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));

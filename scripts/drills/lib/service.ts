@@ -24,10 +24,19 @@ export async function scratchDatabase(ctx: DrillContext, adminUrl?: string): Pro
 }
 
 /** Runs the migrations (through the server's own code) and creates a sandbox merchant. */
-export async function createTestMerchant(databaseUrl: string, name = 'Drill merchant', payoutAccount: PayoutAccount | null = null): Promise<{ id: string; apiKey: string }> {
+export async function createTestMerchant(
+  databaseUrl: string,
+  name = 'Drill merchant',
+  payoutAccount: PayoutAccount | null = null,
+): Promise<{ id: string; apiKey: string }> {
   const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
   try {
-    const { merchant, apiKey } = await createMerchant(runtime.services, { name, mode: 'test', account: { kind: 'promptpay_id', id: '0812345678' }, payoutAccount });
+    const { merchant, apiKey } = await createMerchant(runtime.services, {
+      name,
+      mode: 'test',
+      account: { kind: 'promptpay_id', id: '0812345678' },
+      payoutAccount,
+    });
     return { id: merchant.id, apiKey };
   } finally {
     await runtime.close();
@@ -121,7 +130,10 @@ function wrap(name: string, child: Child, port: number): ServiceProcess {
   };
 }
 
-export async function startServer(ctx: DrillContext, options: { name?: string; databaseUrl: string; port?: number; env?: Record<string, string>; memoryProbe?: boolean }): Promise<ServiceProcess> {
+export async function startServer(
+  ctx: DrillContext,
+  options: { name?: string; databaseUrl: string; port?: number; env?: Record<string, string>; memoryProbe?: boolean },
+): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const name = options.name ?? 'server';
   const child = spawnNode(name, 'server/src/main.ts', {
@@ -138,7 +150,10 @@ export async function startServer(ctx: DrillContext, options: { name?: string; d
 export async function startWorker(ctx: DrillContext, options: { name?: string; databaseUrl: string; env?: Record<string, string> }): Promise<ServiceProcess> {
   const name = options.name ?? 'worker';
   // LOG_LEVEL=info so that it announces 'worker running'; a worker logs nothing per request.
-  const child = spawnNode(name, 'server/src/worker.ts', { cwd: ROOT, env: { ...DRILL_ENV, LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env } });
+  const child = spawnNode(name, 'server/src/worker.ts', {
+    cwd: ROOT,
+    env: { ...DRILL_ENV, LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env },
+  });
   const service = wrap(name, child, 0);
   ctx.defer(() => service.stop());
   // A worker has no HTTP port: it is up once it says so.
@@ -162,7 +177,12 @@ export interface Reply {
 }
 
 /** fetch with a time-out; network failures are returned as status 0 with the error's code in `text`. */
-export async function call(base: string, method: string, path: string, options: { apiKey?: string; body?: unknown; idempotencyKey?: string; timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<Reply> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { apiKey?: string; body?: unknown; idempotencyKey?: string; timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const started = performance.now();
   try {
     const response = await fetch(`${base}${path}`, {
@@ -191,7 +211,12 @@ export async function call(base: string, method: string, path: string, options: 
 }
 
 /** Why a response breaks the envelope rule, or null: every response has Request-Id; every non-2xx body is the error envelope. */
-export function envelopeViolation(status: number, headers: Headers | Record<string, string | string[] | undefined>, text: string, method = 'GET'): string | null {
+export function envelopeViolation(
+  status: number,
+  headers: Headers | Record<string, string | string[] | undefined>,
+  text: string,
+  method = 'GET',
+): string | null {
   const get = (name: string) => (headers instanceof Headers ? headers.get(name) : ((headers[name] as string | undefined) ?? null));
   const requestId = get('request-id');
   if (!requestId) return 'no Request-Id header';

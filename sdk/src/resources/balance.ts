@@ -15,7 +15,12 @@ export class Balance {
     const { limit, offset, ...filters } = params;
     return new PageIterable(
       async (page) => {
-        const body = await this.sender.request<components['schemas']['BalanceTransactionList']>({ method: 'GET', path: 'balance/transactions', query: { ...filters, ...page }, options });
+        const body = await this.sender.request<components['schemas']['BalanceTransactionList']>({
+          method: 'GET',
+          path: 'balance/transactions',
+          query: { ...filters, ...page },
+          options,
+        });
         return pageOf(body.balance_transactions, body);
       },
       (entry) => entry.balance_transaction_id,

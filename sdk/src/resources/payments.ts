@@ -24,7 +24,12 @@ export class Payments {
     const { limit, offset, ...filters } = params;
     return new PageIterable(
       async (page) => {
-        const body = await this.sender.request<components['schemas']['PaymentList']>({ method: 'GET', path: 'payments', query: { ...filters, ...page }, options });
+        const body = await this.sender.request<components['schemas']['PaymentList']>({
+          method: 'GET',
+          path: 'payments',
+          query: { ...filters, ...page },
+          options,
+        });
         return pageOf(body.payments, body);
       },
       (payment) => payment.payment_id,

@@ -10,7 +10,12 @@ export class Transactions {
     const { limit, offset, ...filters } = params;
     return new PageIterable(
       async (page) => {
-        const body = await this.sender.request<components['schemas']['TransactionList']>({ method: 'GET', path: 'transactions', query: { ...filters, ...page }, options });
+        const body = await this.sender.request<components['schemas']['TransactionList']>({
+          method: 'GET',
+          path: 'transactions',
+          query: { ...filters, ...page },
+          options,
+        });
         return pageOf(body.transactions, body);
       },
       (transaction) => transaction.transaction_id,

@@ -19,7 +19,12 @@ export class Withdrawals {
     const { limit, offset, ...filters } = params;
     return new PageIterable(
       async (page) => {
-        const body = await this.sender.request<components['schemas']['WithdrawalList']>({ method: 'GET', path: 'withdrawals', query: { ...filters, ...page }, options });
+        const body = await this.sender.request<components['schemas']['WithdrawalList']>({
+          method: 'GET',
+          path: 'withdrawals',
+          query: { ...filters, ...page },
+          options,
+        });
         return pageOf(body.withdrawals, body);
       },
       (withdrawal) => withdrawal.withdrawal_id,

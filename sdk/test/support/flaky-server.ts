@@ -36,16 +36,18 @@ const readBody = (req: IncomingMessage): Promise<string> =>
  */
 export async function startFlakyServer(behaviours: Behaviour[]): Promise<FlakyServer> {
   const requests: SeenRequest[] = [];
-  const server = createServer(handled(async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await readBody(req);
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-    const behaviour = behaviours[Math.min(requests.length - 1, behaviours.length - 1)] ?? { status: 200, body: {} };
-    if ('drop' in behaviour) return void req.socket.destroy();
-    if ('hang' in behaviour) return;
-    const text = behaviour.body === undefined ? '' : typeof behaviour.body === 'string' ? behaviour.body : JSON.stringify(behaviour.body);
-    res.writeHead(behaviour.status, { 'content-type': 'application/json', 'request-id': `req_flaky_${requests.length}`, ...behaviour.headers });
-    res.end(text);
-  }));
+  const server = createServer(
+    handled(async (req: IncomingMessage, res: ServerResponse) => {
+      const body = await readBody(req);
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const behaviour = behaviours[Math.min(requests.length - 1, behaviours.length - 1)] ?? { status: 200, body: {} };
+      if ('drop' in behaviour) return void req.socket.destroy();
+      if ('hang' in behaviour) return;
+      const text = behaviour.body === undefined ? '' : typeof behaviour.body === 'string' ? behaviour.body : JSON.stringify(behaviour.body);
+      res.writeHead(behaviour.status, { 'content-type': 'application/json', 'request-id': `req_flaky_${requests.length}`, ...behaviour.headers });
+      res.end(text);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -60,4 +62,6 @@ export async function startFlakyServer(behaviours: Behaviour[]): Promise<FlakySe
 }
 
 /** The API's error envelope, for flaky answers. */
-export const apiError = (code: string, type: string, requestId = 'req_from_body') => ({ error: { code, message: `${code} on purpose`, type, request_id: requestId } });
+export const apiError = (code: string, type: string, requestId = 'req_from_body') => ({
+  error: { code, message: `${code} on purpose`, type, request_id: requestId },
+});

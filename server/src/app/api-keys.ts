@@ -9,7 +9,11 @@ export class ApiKeyAdminError extends Error {}
  * Issues a new key for the merchant (its secret is returned once) and makes every other usable key stop after
  * `expireOldInMs` (0: at once). A key that was already due to stop sooner keeps its earlier expiry.
  */
-export async function rollApiKey(s: Services, merchantId: string, expireOldInMs: number): Promise<{ apiKey: string; key: ApiKeyRecord; replaced: ApiKeyRecord[] }> {
+export async function rollApiKey(
+  s: Services,
+  merchantId: string,
+  expireOldInMs: number,
+): Promise<{ apiKey: string; key: ApiKeyRecord; replaced: ApiKeyRecord[] }> {
   const merchant = await s.uow.repos.merchants.findById(merchantId);
   if (!merchant) throw new ApiKeyAdminError(`No merchant with id '${merchantId}'.`);
   const issued = s.apiKeys.issue(merchant.mode);
@@ -21,7 +25,16 @@ export async function rollApiKey(s: Services, merchantId: string, expireOldInMs:
     for (const key of stopping) await tx.apiKeys.setExpiry(key.id, key.expiresAt);
     return stopping;
   });
-  const key: ApiKeyRecord = { id: issued.id, merchantId, prefix: issued.prefix, last4: issued.last4, createdAt: now, lastUsedAt: null, expiresAt: null, revokedAt: null };
+  const key: ApiKeyRecord = {
+    id: issued.id,
+    merchantId,
+    prefix: issued.prefix,
+    last4: issued.last4,
+    createdAt: now,
+    lastUsedAt: null,
+    expiresAt: null,
+    revokedAt: null,
+  };
   return { apiKey: issued.secret, key, replaced };
 }
 
@@ -35,7 +48,9 @@ export async function revokeApiKey(s: Services, merchantId: string, last4: strin
   const keys = (await listApiKeys(s, merchantId)).filter((key) => key.last4 === last4 && key.revokedAt === null);
   if (keys.length !== 1) {
     throw new ApiKeyAdminError(
-      keys.length === 0 ? `Merchant '${merchantId}' has no unrevoked key ending in '${last4}'.` : `${keys.length} keys of '${merchantId}' end in '${last4}'; roll the keys instead.`,
+      keys.length === 0
+        ? `Merchant '${merchantId}' has no unrevoked key ending in '${last4}'.`
+        : `${keys.length} keys of '${merchantId}' end in '${last4}'; roll the keys instead.`,
     );
   }
   const key = keys[0]!;
@@ -48,7 +63,11 @@ export async function revokeApiKey(s: Services, merchantId: string, last4: strin
  * Keeps each key's latest use in memory and writes them all in one statement every `intervalMs`, so that
  * authentication never costs a write. A failed write keeps the uses for the next one.
  */
-export function batchedKeyUsage(s: Services, intervalMs: number, onError: (error: unknown) => void): KeyUsage & { flush(): Promise<void>; stop(): Promise<void> } {
+export function batchedKeyUsage(
+  s: Services,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): KeyUsage & { flush(): Promise<void>; stop(): Promise<void> } {
   let pending = new Map<string, Date>();
   let flushing: Promise<void> = Promise.resolve();
   const flush = (): Promise<void> => {

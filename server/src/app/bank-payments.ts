@@ -81,7 +81,10 @@ export async function confirmBankPayment(s: Services, body: unknown): Promise<{ 
   const claim = parseConfirmation(body);
   if (!claim) {
     s.metrics.bankConfirmation('rejected');
-    throw new DomainError('invalid_request', 'Not a payment confirmation: expected a JSON object with transactionId, billPaymentRef1, transactionDateandTime (ISO 8601) and amount.');
+    throw new DomainError(
+      'invalid_request',
+      'Not a payment confirmation: expected a JSON object with transactionId, billPaymentRef1, transactionDateandTime (ISO 8601) and amount.',
+    );
   }
   if (claim.billerId !== null && claim.billerId !== bank.billerId) {
     s.metrics.bankConfirmation('not_listed');

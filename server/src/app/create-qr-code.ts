@@ -82,7 +82,10 @@ const LIVE_QR_REF2 = 'PQR';
 function payeeOf(s: Services, merchant: Merchant): Pick<PromptPayPayloadInput, 'account' | 'ref2'> {
   if (merchant.mode === 'test') return { account: merchant.account };
   if (!s.bankConnection) {
-    throw new DomainError('qr_payments_unavailable', 'QR payments are not enabled for live keys on this deployment (no bank connection is configured); use a test key.');
+    throw new DomainError(
+      'qr_payments_unavailable',
+      'QR payments are not enabled for live keys on this deployment (no bank connection is configured); use a test key.',
+    );
   }
   return { account: { kind: 'biller_id', billerId: s.bankConnection.billerId }, ref2: LIVE_QR_REF2 };
 }

@@ -1,4 +1,15 @@
-import { deltaOf, feesOn, giveBackRefund, mature, refundShortfall, takeForRefund, type BalanceChange, type BalanceTotals, type Draw, type LedgerEntry } from '../domain/balance.js';
+import {
+  deltaOf,
+  feesOn,
+  giveBackRefund,
+  mature,
+  refundShortfall,
+  takeForRefund,
+  type BalanceChange,
+  type BalanceTotals,
+  type Draw,
+  type LedgerEntry,
+} from '../domain/balance.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import type { Payment } from '../domain/payment.js';
@@ -11,7 +22,17 @@ type NewEntry = Pick<LedgerEntry, 'merchantId' | 'type' | 'amount' | 'sourceId'>
 /** An entry that moves `available` at once: refunds, withdrawals and their reversals carry no fee. */
 const entryNow = (s: Services, e: NewEntry): LedgerEntry => {
   const now = s.clock.now();
-  return { id: s.ids.next('balanceTransaction'), fee: 0, feeVat: 0, net: e.amount, currency: 'THB', withdrawalId: null, availableOn: now, createdAt: now, ...e };
+  return {
+    id: s.ids.next('balanceTransaction'),
+    fee: 0,
+    feeVat: 0,
+    net: e.amount,
+    currency: 'THB',
+    withdrawalId: null,
+    availableOn: now,
+    createdAt: now,
+    ...e,
+  };
 };
 
 /**
@@ -38,7 +59,8 @@ export async function creditPayment(tx: Repositories, s: Services, payment: Paym
     availableOn,
     createdAt: now,
   };
-  if (await tx.balances.append(entry, settled)) await tx.balances.adjust(payment.merchantId, settled ? { available: net, pending: 0 } : { available: 0, pending: net });
+  if (await tx.balances.append(entry, settled))
+    await tx.balances.adjust(payment.merchantId, settled ? { available: net, pending: 0 } : { available: 0, pending: net });
 }
 
 /** Locks the merchant's balance for this transaction, first moving matured credits to `available`. */
@@ -81,8 +103,14 @@ async function applyOnce(tx: Repositories, s: Services, before: BalanceTotals, a
 }
 
 /** Money leaves a locked balance: `after` is what the domain decided it becomes, `draws` which pending credits gave. */
-export const debit = (tx: Repositories, s: Services, before: BalanceTotals, after: BalanceTotals, entry: NewEntry, draws: readonly Draw[] = []): Promise<void> =>
-  applyOnce(tx, s, before, after, entry, draws);
+export const debit = (
+  tx: Repositories,
+  s: Services,
+  before: BalanceTotals,
+  after: BalanceTotals,
+  entry: NewEntry,
+  draws: readonly Draw[] = [],
+): Promise<void> => applyOnce(tx, s, before, after, entry, draws);
 
 /** A failed withdrawal's money comes back to `available`, once: it was taken from there. */
 export async function giveBack(tx: Repositories, s: Services, entry: NewEntry): Promise<void> {

@@ -14,7 +14,14 @@ export interface NewMerchant {
 
 /** Creates a merchant with its first API key; the key's secret is returned once and stored only as a hash. */
 export async function createMerchant(s: Services, request: NewMerchant): Promise<{ merchant: Merchant; apiKey: string }> {
-  const merchant: Merchant = { id: s.ids.next('merchant'), feeBps: 0, payoutAccount: null, ...request, account: accountOf(s, request), createdAt: s.clock.now() };
+  const merchant: Merchant = {
+    id: s.ids.next('merchant'),
+    feeBps: 0,
+    payoutAccount: null,
+    ...request,
+    account: accountOf(s, request),
+    createdAt: s.clock.now(),
+  };
   const key = s.apiKeys.issue(request.mode);
   await s.uow.run((tx) => tx.merchants.insert(merchant, { id: key.id, hash: key.hash, prefix: key.prefix, last4: key.last4 }));
   return { merchant, apiKey: key.secret };

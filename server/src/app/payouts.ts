@@ -18,14 +18,25 @@ const EXPORT_BATCH = 10_000;
  * The withdrawals become `processed` and the refunds are marked sent in the same transaction that `write` runs in, so a
  * file that could not be written leaves everything pending, and a second export never repeats a transfer.
  */
-export async function exportLiveTransfers(s: Services, write: (file: string) => Promise<void>): Promise<{ withdrawals: number; refunds: number; returns: number }> {
+export async function exportLiveTransfers(
+  s: Services,
+  write: (file: string) => Promise<void>,
+): Promise<{ withdrawals: number; refunds: number; returns: number }> {
   return s.uow.run(async (tx) => {
     const withdrawals = await tx.withdrawals.lockInFlight('live', ['pending'], EXPORT_BATCH);
     const refunds = await tx.refundPayouts.lockUnexported(EXPORT_BATCH);
     const returns = await tx.bankReturns.lockUnexported(EXPORT_BATCH);
     for (const withdrawal of withdrawals) await moveWithdrawalTo(tx, s, withdrawal, 'processed');
-    if (refunds.length > 0) await tx.refundPayouts.markExported(refunds.map((r) => r.refund.id), s.clock.now());
-    if (returns.length > 0) await tx.bankReturns.markExported(returns.map((r) => r.id), s.clock.now());
+    if (refunds.length > 0)
+      await tx.refundPayouts.markExported(
+        refunds.map((r) => r.refund.id),
+        s.clock.now(),
+      );
+    if (returns.length > 0)
+      await tx.bankReturns.markExported(
+        returns.map((r) => r.id),
+        s.clock.now(),
+      );
     const transfers: PayoutTransfer[] = [
       ...withdrawals.map(transferOf),
       ...refunds.map((r) => ({ id: r.refund.id, amount: r.refund.amount, destination: r.destination })),
@@ -75,7 +86,9 @@ async function markWithdrawal(tx: Repositories, s: Services, id: string, outcome
   if (withdrawal.mode !== 'live') throw new PayoutRefused(`Withdrawal ${id} is a test withdrawal: the sandbox rail settles it.`);
   if (withdrawal.status === outcome.status) return { id, status: withdrawal.status, changed: false };
   if (!canMove(withdrawal.status, outcome.status)) {
-    throw new PayoutRefused(`Withdrawal ${id} is ${withdrawal.status}; it cannot become ${outcome.status}${withdrawal.status === 'pending' ? ' before an export has sent it' : ''}.`);
+    throw new PayoutRefused(
+      `Withdrawal ${id} is ${withdrawal.status}; it cannot become ${outcome.status}${withdrawal.status === 'pending' ? ' before an export has sent it' : ''}.`,
+    );
   }
   const moved = await moveWithdrawalTo(tx, s, withdrawal, outcome.status, outcome.status === 'failed' ? failureOf(outcome.code) : undefined);
   return { id, status: moved.status, changed: true };

@@ -20,7 +20,8 @@ export interface RefundRequest {
 /** A live refund goes back to the account the payer paid from, as the bank listed it with the payment's transaction. */
 async function payerAccountOf(tx: Repositories, payment: Payment): Promise<PayoutAccount> {
   const destination = refundDestinationOf(await tx.bankTransactions.settlingTransactionOf(payment.id));
-  if ('refused' in destination) throw new DomainError('payment_not_refundable', `Payment ${payment.id} cannot be refunded through the API: ${destination.refused}.`);
+  if ('refused' in destination)
+    throw new DomainError('payment_not_refundable', `Payment ${payment.id} cannot be refunded through the API: ${destination.refused}.`);
   return destination.account;
 }
 

@@ -16,9 +16,7 @@ export async function settlePayment(tx: Repositories, s: Services, merchant: Mer
   if (!payment) throw notFound('payment_not_found', paymentId);
   const now = s.clock.now();
   assertPending(payment, now);
-  const settled =
-    outcome.kind === 'succeeded' ? succeed(payment, now, outcome.payer) : outcome.kind === 'failed' ? fail(payment, now) : expire(payment, now);
+  const settled = outcome.kind === 'succeeded' ? succeed(payment, now, outcome.payer) : outcome.kind === 'failed' ? fail(payment, now) : expire(payment, now);
   await savePaymentState(tx, s, settled);
   return settled;
 }
-

@@ -32,7 +32,13 @@ export async function updateWebhook(s: Services, merchant: Merchant, id: string,
  * A new secret, answered once. The one it replaces keeps signing beside it until it expires, as do the earlier ones
  * still within their own windows (at most three signatures: past that the oldest is dropped); then they are forgotten.
  */
-export async function rotateWebhookSecret(tx: Repositories, s: Services, merchant: Merchant, id: string, expirePreviousInSeconds: number | undefined): Promise<string> {
+export async function rotateWebhookSecret(
+  tx: Repositories,
+  s: Services,
+  merchant: Merchant,
+  id: string,
+  expirePreviousInSeconds: number | undefined,
+): Promise<string> {
   const now = s.clock.now();
   const replacedExpiresAt = previousSecretExpiry(expirePreviousInSeconds, now);
   const current = await tx.webhooks.secretsForRotation(merchant.id, id);

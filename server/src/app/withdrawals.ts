@@ -23,7 +23,10 @@ export async function createWithdrawal(tx: Repositories, s: Services, merchant: 
   // Read in the transaction: the operator may have set the account after this merchant's key was cached.
   const destination = (await tx.merchants.findById(merchant.id))?.payoutAccount;
   if (!destination) {
-    throw new DomainError('payout_account_missing', 'No payout account is set for this merchant; the operator sets it (npm run cli -- merchants payout-account).');
+    throw new DomainError(
+      'payout_account_missing',
+      'No payout account is set for this merchant; the operator sets it (npm run cli -- merchants payout-account).',
+    );
   }
   const before = await lockBalance(tx, s, merchant.id);
   const after = takeForWithdrawal(before, request.amount);
@@ -45,7 +48,13 @@ export async function createWithdrawal(tx: Repositories, s: Services, merchant: 
   };
   await tx.withdrawals.insert(withdrawal);
   await tx.balances.linkToWithdrawal(merchant.id, withdrawal.id);
-  await debit(tx, s, before, after, { merchantId: merchant.id, type: 'withdrawal', amount: -request.amount, sourceId: withdrawal.id, withdrawalId: withdrawal.id });
+  await debit(tx, s, before, after, {
+    merchantId: merchant.id,
+    type: 'withdrawal',
+    amount: -request.amount,
+    sourceId: withdrawal.id,
+    withdrawalId: withdrawal.id,
+  });
   await tx.events.record(withdrawalEvent(s.ids.next('event'), withdrawal, now));
   return withdrawal;
 }
@@ -57,7 +66,13 @@ export async function moveWithdrawalTo(tx: Repositories, s: Services, withdrawal
   await tx.withdrawals.update(moved);
   if (to === 'failed') {
     await tx.balances.unlinkWithdrawal(withdrawal.id);
-    await giveBack(tx, s, { merchantId: withdrawal.merchantId, type: 'withdrawal_reversal', amount: withdrawal.amount, sourceId: withdrawal.id, withdrawalId: withdrawal.id });
+    await giveBack(tx, s, {
+      merchantId: withdrawal.merchantId,
+      type: 'withdrawal_reversal',
+      amount: withdrawal.amount,
+      sourceId: withdrawal.id,
+      withdrawalId: withdrawal.id,
+    });
   }
   await tx.events.record(withdrawalEvent(s.ids.next('event'), moved, now));
   return moved;

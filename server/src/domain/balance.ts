@@ -42,7 +42,8 @@ export function feesOn(amount: Satang, feeBps: number): { fee: Satang; feeVat: S
 }
 
 export function assertFeeBps(feeBps: number): void {
-  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > MAX_FEE_BPS) throw new RangeError(`fee must be an integer from 0 to ${MAX_FEE_BPS} basis points; got ${feeBps}.`);
+  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > MAX_FEE_BPS)
+    throw new RangeError(`fee must be an integer from 0 to ${MAX_FEE_BPS} basis points; got ${feeBps}.`);
 }
 
 /** A payment's credit still inside its settlement delay: what refunds left of its net, waiting until `availableOn`. */
@@ -117,7 +118,8 @@ export function takeForRefund(totals: BalanceTotals, amount: Satang, own: Pendin
   const fromAvailable = Math.min(left, totals.available);
   left -= fromAvailable;
   for (const credit of [...others].filter((c) => c.id !== own?.id).sort(latestMaturingFirst)) drawFrom(credit);
-  if (left > 0) throw new Error(`the pending credits given cover ${amount - fromAvailable - left} of the ${amount - fromAvailable} satang a refund needs from pending`);
+  if (left > 0)
+    throw new Error(`the pending credits given cover ${amount - fromAvailable - left} of the ${amount - fromAvailable} satang a refund needs from pending`);
   return { before: totals, after: { available: totals.available - fromAvailable, pending: totals.pending - (amount - fromAvailable) }, draws };
 }
 

@@ -159,16 +159,20 @@ const ACCOUNT_NUMBER = /^\d{10,15}$/;
 export function refundDestinationOf(payer: ReportedPayer | null): RefundDestination {
   if (!payer?.payerAccount) return { refused: "the payer's bank account is unknown (the bank did not report it), so there is nowhere to send the money" };
   if (!ACCOUNT_NUMBER.test(payer.payerAccount)) {
-    return { refused: `the payer's account number the bank reported ('${payer.payerAccount}') is not 10 to 15 digits (a masked or partial number cannot be paid)` };
+    return {
+      refused: `the payer's account number the bank reported ('${payer.payerAccount}') is not 10 to 15 digits (a masked or partial number cannot be paid)`,
+    };
   }
   const bankCode = payer.sendingBankCode ?? '';
-  if (!Object.hasOwn(thaiBanks, bankCode)) return { refused: `the payer's bank code '${bankCode}' is not one of ${Object.keys(thaiBanks).join(', ')}, the banks the payout rail can pay` };
+  if (!Object.hasOwn(thaiBanks, bankCode))
+    return { refused: `the payer's bank code '${bankCode}' is not one of ${Object.keys(thaiBanks).join(', ')}, the banks the payout rail can pay` };
   return { account: { bankCode, accountNumber: payer.payerAccount, accountName: payer.payerName?.trim() ?? '' } };
 }
 
 /** Why unmatched money cannot go back to the payer now, or null: it goes back once, to the account the bank listed. */
 export function returnProblem(u: UnmatchedBankTransaction): string | null {
-  if (u.resolution?.kind === 'returned') return `${u.id} was already returned once (${u.resolution.status}); it is not sent twice. Close it with a note instead.`;
+  if (u.resolution?.kind === 'returned')
+    return `${u.id} was already returned once (${u.resolution.status}); it is not sent twice. Close it with a note instead.`;
   if (u.resolution?.kind === 'resolved') return `${u.id} was closed with a note; it cannot be returned.`;
   const amount = parseBankAmount(u.amount);
   if (amount === null || amount <= 0) return `${u.id}: the bank's amount '${u.amount}' is not an exact amount in satang. Close it with a note instead.`;
@@ -190,7 +194,8 @@ const MAX_NOTE_LENGTH = 500;
 export function resolveProblem(u: UnmatchedBankTransaction, note: string): string | null {
   const text = note.trim();
   // eslint-disable-next-line no-control-regex
-  if (!text || text.length > MAX_NOTE_LENGTH || /[\u0000-\u001f\u007f]/.test(text)) return `the note must be 1 to ${MAX_NOTE_LENGTH} characters, without control characters.`;
+  if (!text || text.length > MAX_NOTE_LENGTH || /[\u0000-\u001f\u007f]/.test(text))
+    return `the note must be 1 to ${MAX_NOTE_LENGTH} characters, without control characters.`;
   if (u.resolution && !isOpen(u)) {
     const state = u.resolution.kind === 'returned' ? `returned (${u.resolution.status})` : 'already closed with a note';
     return `${u.id} is ${state}; only open unmatched money can be closed.`;

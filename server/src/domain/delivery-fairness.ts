@@ -11,4 +11,5 @@ export interface MerchantShare {
 }
 
 /** Merchants that may start no attempt now: the next claim leaves their due deliveries where they are. */
-export const merchantsAtShare = (share: MerchantShare): string[] => [...share.inFlight].filter(([, n]) => n >= share.perMerchant).map(([merchantId]) => merchantId);
+export const merchantsAtShare = (share: MerchantShare): string[] =>
+  [...share.inFlight].filter(([, n]) => n >= share.perMerchant).map(([merchantId]) => merchantId);

@@ -9,6 +9,10 @@ export function assertMetadata(metadata: Metadata): void {
   const keys = Object.keys(metadata).length;
   const bytes = new TextEncoder().encode(JSON.stringify(metadata)).length;
   if (keys > MAX_METADATA_KEYS || bytes > MAX_METADATA_BYTES) {
-    throw new DomainError('invalid_request', `metadata may hold at most ${MAX_METADATA_KEYS} keys and ${MAX_METADATA_BYTES} bytes of JSON; it has ${keys} keys and ${bytes} bytes.`, 'metadata');
+    throw new DomainError(
+      'invalid_request',
+      `metadata may hold at most ${MAX_METADATA_KEYS} keys and ${MAX_METADATA_BYTES} bytes of JSON; it has ${keys} keys and ${bytes} bytes.`,
+      'metadata',
+    );
   }
 }

@@ -1,8 +1,6 @@
 // Thai QR Payment (EMVCo merchant-presented) payloads for PromptPay.
 
-export type PromptPayAccount =
-  | { kind: 'promptpay_id'; id: string }
-  | { kind: 'biller_id'; billerId: string };
+export type PromptPayAccount = { kind: 'promptpay_id'; id: string } | { kind: 'biller_id'; billerId: string };
 
 export type PromptPayPayloadInput = {
   account: PromptPayAccount;

@@ -15,8 +15,7 @@ export interface Refund {
   createdAt: Date;
 }
 
-export const refundableAmount = (payment: Payment): Satang =>
-  payment.status === 'succeeded' ? payment.amount - payment.refundedAmount : 0;
+export const refundableAmount = (payment: Payment): Satang => (payment.status === 'succeeded' ? payment.amount - payment.refundedAmount : 0);
 
 /** Decides how much a refund request returns; `requested` defaults to everything still refundable. */
 export function refundAmountFor(payment: Payment, requested: Satang | undefined): Satang {
@@ -29,11 +28,7 @@ export function refundAmountFor(payment: Payment, requested: Satang | undefined)
   const refundable = refundableAmount(payment);
   const amount = requested ?? refundable;
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > refundable) {
-    throw new DomainError(
-      'invalid_amount',
-      `Refund amount must be between 1 and ${refundable} satang (what is still refundable); got ${amount}.`,
-      'amount',
-    );
+    throw new DomainError('invalid_amount', `Refund amount must be between 1 and ${refundable} satang (what is still refundable); got ${amount}.`, 'amount');
   }
   return amount;
 }

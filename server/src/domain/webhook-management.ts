@@ -11,7 +11,11 @@ export const MAX_PREVIOUS_SECRET_SECONDS = 604_800;
 export function previousSecretExpiry(expireInSeconds: number | undefined, now: Date): Date | null {
   const seconds = expireInSeconds ?? DEFAULT_PREVIOUS_SECRET_SECONDS;
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_PREVIOUS_SECRET_SECONDS) {
-    throw new DomainError('invalid_request', `expire_previous_in_seconds must be an integer from 0 to ${MAX_PREVIOUS_SECRET_SECONDS}.`, 'expire_previous_in_seconds');
+    throw new DomainError(
+      'invalid_request',
+      `expire_previous_in_seconds must be an integer from 0 to ${MAX_PREVIOUS_SECRET_SECONDS}.`,
+      'expire_previous_in_seconds',
+    );
   }
   return seconds === 0 ? null : new Date(now.getTime() + seconds * 1000);
 }

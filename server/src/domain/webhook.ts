@@ -35,7 +35,10 @@ export const MAX_WEBHOOKS_PER_MERCHANT = 16;
 
 export function assertRoomForWebhook(liveEndpoints: number): void {
   if (liveEndpoints >= MAX_WEBHOOKS_PER_MERCHANT) {
-    throw new DomainError('webhook_limit_reached', `A merchant may have at most ${MAX_WEBHOOKS_PER_MERCHANT} webhook endpoints; delete one to register another.`);
+    throw new DomainError(
+      'webhook_limit_reached',
+      `A merchant may have at most ${MAX_WEBHOOKS_PER_MERCHANT} webhook endpoints; delete one to register another.`,
+    );
   }
 }
 

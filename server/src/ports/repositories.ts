@@ -248,7 +248,10 @@ export interface UnitOfWork {
    * no result is stored under it since `notBefore`. Otherwise nothing is written: `committed: false`.
    * `work` must have no effect outside the database, since it runs before the key is checked.
    */
-  runInOneStatement<T>(work: (repos: Repositories) => Promise<T>, keyed?: (result: T) => KeyedRecord | undefined): Promise<{ committed: true; result: T } | { committed: false }>;
+  runInOneStatement<T>(
+    work: (repos: Repositories) => Promise<T>,
+    keyed?: (result: T) => KeyedRecord | undefined,
+  ): Promise<{ committed: true; result: T } | { committed: false }>;
   /** Repositories outside a transaction, for reads. */
   readonly repos: Repositories;
 }

@@ -25,7 +25,13 @@ const newPaymentId = async (): Promise<string> => (await api.post('/Thai/v1/qr-c
 const totalOf = async (query: string): Promise<number> => (await api.get(`/Thai/v1/transactions?limit=1${query}`)).body.total;
 const eventTotal = async (): Promise<number> => (await api.get('/Thai/v1/events?limit=1')).body.total;
 const rowsOf = async (status?: string): Promise<number> =>
-  Number((await knex('transactions').where({ merchant_id: merchantId, ...(status ? { status } : {}) }).count({ n: '*' }))[0]!.n);
+  Number(
+    (
+      await knex('transactions')
+        .where({ merchant_id: merchantId, ...(status ? { status } : {}) })
+        .count({ n: '*' })
+    )[0]!.n,
+  );
 const unfolded = async (): Promise<number> => Number((await knex('transaction_count_changes').where({ merchant_id: merchantId }).count({ n: '*' }))[0]!.n);
 
 describe('transaction and event totals', () => {
@@ -48,7 +54,10 @@ describe('transaction and event totals', () => {
       await trx('transactions').where({ payment_id: paymentId }).update({ status: 'failed' });
       // Uncommitted, so no fold can take them: exactly the two changes the update made.
       const changes = await trx('transaction_count_changes').where({ merchant_id: merchantId }).orderBy('n').select('status', 'n');
-      expect(changes).toEqual([{ status: 'pending', n: -1 }, { status: 'failed', n: 1 }]);
+      expect(changes).toEqual([
+        { status: 'pending', n: -1 },
+        { status: 'failed', n: 1 },
+      ]);
     });
     expect([await totalOf(''), await totalOf('&status=failed'), await eventTotal()]).toEqual([total + 1, await rowsOf('failed'), events + 1]);
     await foldCounts(knex);
@@ -65,7 +74,9 @@ describe('transaction and event totals', () => {
   it('are folded by a job that also vacuums the change tables now and then', async () => {
     const job = countFolder(knex);
     const vacuums = (): Promise<number> =>
-      knex.raw("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'transaction_count_changes'").then((r: { rows: { vacuum_count: string }[] }) => Number(r.rows[0]?.vacuum_count ?? 0));
+      knex
+        .raw("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'transaction_count_changes'")
+        .then((r: { rows: { vacuum_count: string }[] }) => Number(r.rows[0]?.vacuum_count ?? 0));
     const before = await vacuums();
     await newPaymentId();
     for (let run = 0; run < 15; run++) await job();
@@ -97,7 +108,11 @@ describe('payments', () => {
   it('cannot be deleted, nor their id changed, nor the table truncated, so no QR code or transaction names one that is gone', async () => {
     const paymentId = await newPaymentId();
     await expect(knex('payments').where({ id: paymentId }).delete()).rejects.toThrow(/never deleted/);
-    await expect(knex('payments').where({ id: paymentId }).update({ id: `${paymentId}_renamed` })).rejects.toThrow(/never deleted/);
+    await expect(
+      knex('payments')
+        .where({ id: paymentId })
+        .update({ id: `${paymentId}_renamed` }),
+    ).rejects.toThrow(/never deleted/);
     await expect(
       knex.transaction(async (trx) => {
         await trx.raw('TRUNCATE payments CASCADE');

@@ -29,7 +29,11 @@ describe('merchants', () => {
     // Even a merchant no other table still references (api_keys aside) cannot go: the guard does not rely on keys.
     await knex('api_keys').where({ merchant_id: id }).update({ revoked_at: new Date() });
     await expect(knex('merchants').where({ id }).delete()).rejects.toThrow(/never deleted/);
-    await expect(knex('merchants').where({ id }).update({ id: `${id}_renamed` })).rejects.toThrow(/never deleted/);
+    await expect(
+      knex('merchants')
+        .where({ id })
+        .update({ id: `${id}_renamed` }),
+    ).rejects.toThrow(/never deleted/);
     await expect(
       knex.transaction(async (trx) => {
         await trx.raw('TRUNCATE merchants CASCADE');
@@ -57,8 +61,20 @@ describe('events written several in one statement', () => {
     expect((await api.send('PATCH', `/Thai/v1/webhooks/${disabled}`, { status: 'disabled' })).status).toBe(200);
 
     const now = new Date();
-    const event = (n: number, kind: string) => ({ id: `evt_bulk_${id}_${n}`, merchant_id: id, kind, payload: JSON.stringify({ id: n, event: kind }), created_at: now });
-    await knex('events').insert([event(1, 'payment.succeeded'), event(2, 'payment.succeeded'), event(3, 'payment.failed'), event(4, 'payment.pending'), event(5, 'webhook.test')]);
+    const event = (n: number, kind: string) => ({
+      id: `evt_bulk_${id}_${n}`,
+      merchant_id: id,
+      kind,
+      payload: JSON.stringify({ id: n, event: kind }),
+      created_at: now,
+    });
+    await knex('events').insert([
+      event(1, 'payment.succeeded'),
+      event(2, 'payment.succeeded'),
+      event(3, 'payment.failed'),
+      event(4, 'payment.pending'),
+      event(5, 'webhook.test'),
+    ]);
 
     // The totals GET /events answers (its payloads here are not real events, so read through the event log).
     const total = async (kind?: EventKind) => (await server.running.runtime.services.uow.repos.eventLog.list(id, { kind }, { limit: 1, offset: 0 })).total;
@@ -68,7 +84,10 @@ describe('events written several in one statement', () => {
     expect(await total('payment.pending')).toBe(1);
     expect(Number((await knex('event_totals').where({ merchant_id: id, kind: 'webhook.test' }).sum({ n: 'n' }))[0]?.n ?? 0)).toBe(0);
 
-    const deliveries = await knex('webhook_deliveries').where({ merchant_id: id }).orderBy(['webhook_id', 'event_id']).select('webhook_id', 'event_id', 'event_kind', 'status');
+    const deliveries = await knex('webhook_deliveries')
+      .where({ merchant_id: id })
+      .orderBy(['webhook_id', 'event_id'])
+      .select('webhook_id', 'event_id', 'event_kind', 'status');
     const expected = (
       [
         [succeededOnly, 1, 'payment.succeeded'],
@@ -84,7 +103,12 @@ describe('events written several in one statement', () => {
 
     // Deleted several in one statement (as the purge does), they leave the totals too.
     await knex('webhook_deliveries').where({ merchant_id: id }).delete();
-    await knex('events').whereIn('id', [1, 3, 5].map((n) => `evt_bulk_${id}_${n}`)).delete();
+    await knex('events')
+      .whereIn(
+        'id',
+        [1, 3, 5].map((n) => `evt_bulk_${id}_${n}`),
+      )
+      .delete();
     expect(await total()).toBe(2);
     expect(await total('payment.succeeded')).toBe(1);
     expect(await total('payment.failed')).toBe(0);

@@ -14,16 +14,21 @@ const open = async (database: Promise<OpenedDatabase>): Promise<Database> => {
   return done.db;
 };
 
-const rows = async (knex: Knex, sql: string): Promise<string[]> =>
-  ((await knex.raw<{ rows: { d: string }[] }>(sql)).rows).map((row) => row.d).sort();
+const rows = async (knex: Knex, sql: string): Promise<string[]> => (await knex.raw<{ rows: { d: string }[] }>(sql)).rows.map((row) => row.d).sort();
 
 /** Everything a migration can make, as the server describes it: tables, columns, constraints, indexes, code. */
 async function schemaOf(knex: Knex) {
   return {
-    columns: await rows(knex, `SELECT concat_ws(' ', table_name, ordinal_position, column_name, data_type, is_nullable, column_default) AS d
-      FROM information_schema.columns WHERE table_schema = 'public'`),
-    constraints: await rows(knex, `SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS d
-      FROM pg_constraint WHERE connamespace = 'public'::regnamespace`),
+    columns: await rows(
+      knex,
+      `SELECT concat_ws(' ', table_name, ordinal_position, column_name, data_type, is_nullable, column_default) AS d
+      FROM information_schema.columns WHERE table_schema = 'public'`,
+    ),
+    constraints: await rows(
+      knex,
+      `SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS d
+      FROM pg_constraint WHERE connamespace = 'public'::regnamespace`,
+    ),
     indexes: await rows(knex, `SELECT indexdef AS d FROM pg_indexes WHERE schemaname = 'public'`),
     triggers: await rows(knex, 'SELECT pg_get_triggerdef(oid) AS d FROM pg_trigger WHERE NOT tgisinternal'),
     functions: await rows(knex, `SELECT pg_get_functiondef(oid) AS d FROM pg_proc WHERE pronamespace = 'public'::regnamespace`),
@@ -37,8 +42,18 @@ describe('migrations', () => {
   it('are one file each, applied in file order, and a fresh database records every one', async () => {
     const names = migrationNames();
     expect(names.slice(0, 12)).toEqual([
-      '0001_payments', '0002_webhooks', '0003_transaction_counts', '0004_events_fan_out', '0005_balance', '0006_bank_connection',
-      '0007_webhooks_self_service', '0008_api_keys', '0009_checkout', '0010_hot_path', '0011_lean_writes', '0012_count_changes',
+      '0001_payments',
+      '0002_webhooks',
+      '0003_transaction_counts',
+      '0004_events_fan_out',
+      '0005_balance',
+      '0006_bank_connection',
+      '0007_webhooks_self_service',
+      '0008_api_keys',
+      '0009_checkout',
+      '0010_hot_path',
+      '0011_lean_writes',
+      '0012_count_changes',
     ]);
     expect(names.map((name) => Number(name.slice(0, 4)))).toEqual(names.map((_, i) => i + 1));
     const fresh = await open(openFreshDatabase());

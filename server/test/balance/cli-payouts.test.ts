@@ -14,7 +14,8 @@ const root = new URL('../../..', import.meta.url).pathname;
 function cli(args: string[], env: Record<string, string>) {
   return run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
 }
-const exitOf = (promise: Promise<unknown>) => promise.then(() => ({ code: 0, stderr: '' })).catch((error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }));
+const exitOf = (promise: Promise<unknown>) =>
+  promise.then(() => ({ code: 0, stderr: '' })).catch((error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }));
 
 /** On PostgreSQL the CLI gets a database of its own: an export must only ever see this test's withdrawals. */
 async function admin(sql: string): Promise<void> {
@@ -41,7 +42,24 @@ describe('npm run cli -- merchants / withdrawals (payouts)', { timeout: 180_000 
 
   it('creates a merchant with a payout account and fee, exports with nothing pending (exit 0), refuses bad input (exit 1)', async () => {
     const created = await cli(
-      ['merchants', 'create', '--name', 'Live Shop', '--live', '--promptpay-id', '0891234567', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'Live Shop', '--fee-bps', '250', '--json'],
+      [
+        'merchants',
+        'create',
+        '--name',
+        'Live Shop',
+        '--live',
+        '--promptpay-id',
+        '0891234567',
+        '--bank-code',
+        '014',
+        '--account-number',
+        '1234567890',
+        '--account-name',
+        'Live Shop',
+        '--fee-bps',
+        '250',
+        '--json',
+      ],
       env,
     );
     const { merchant_id: merchantId } = JSON.parse(created.stdout);
@@ -54,7 +72,9 @@ describe('npm run cli -- merchants / withdrawals (payouts)', { timeout: 180_000 
     const unknown = await exitOf(cli(['withdrawals', 'mark', 'wd_doesnotexist', '--succeeded'], env));
     expect(unknown).toMatchObject({ code: 1 });
     expect(unknown.stderr).toMatch(/No withdrawal with id 'wd_doesnotexist'/);
-    const badBank = await exitOf(cli(['merchants', 'payout-account', '--merchant', merchantId, '--bank-code', '123', '--account-number', '1234567890', '--account-name', 'X'], env));
+    const badBank = await exitOf(
+      cli(['merchants', 'payout-account', '--merchant', merchantId, '--bank-code', '123', '--account-number', '1234567890', '--account-name', 'X'], env),
+    );
     expect(badBank).toMatchObject({ code: 1 });
     expect(badBank.stderr).toMatch(/bank code '123'/);
     expect((await exitOf(cli(['merchants', 'fees', '--merchant', merchantId, '--fee-bps', '5001'], env))).code).toBe(1);

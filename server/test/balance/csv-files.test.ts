@@ -49,7 +49,18 @@ describe('the bank bulk-transfer export, meant for the bank', () => {
     const merchant = await live.server.merchant({ mode: 'live' });
     const api = apiClient(live.server.url, merchant);
     const operator = (...args: string[]) => runPayoutCommand(live.server.running.runtime.services, args);
-    await operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '014', '--account-number', '1234567890', '--account-name', '=HYPERLINK("http://x")');
+    await operator(
+      'merchants',
+      'payout-account',
+      '--merchant',
+      merchant.id,
+      '--bank-code',
+      '014',
+      '--account-number',
+      '1234567890',
+      '--account-name',
+      '=HYPERLINK("http://x")',
+    );
 
     // Payers whose names the bank reports; each is refunded in full, back to the account the bank named.
     const payers = ['+1', '-2', '@SUM(A1)', 'สมชาย ใจดี'];

@@ -77,7 +77,12 @@ export async function balanceFromRecordedDraws(knex: Knex, merchantId: string, n
     .select('id', 'type', 'net', 'available_on', 'created_at');
   const byId = new Map(entries.map((e) => [e.id, e]));
   const draws: { entry_id: string; credit_id: string; amount: string | number }[] = entries.length
-    ? await knex('balance_draws').whereIn('credit_id', entries.map((e) => e.id)).select('entry_id', 'credit_id', 'amount')
+    ? await knex('balance_draws')
+        .whereIn(
+          'credit_id',
+          entries.map((e) => e.id),
+        )
+        .select('entry_id', 'credit_id', 'amount')
     : [];
   const drawnFrom = new Map<string, number>();
   const drawnBy = new Map<string, number>();

@@ -87,7 +87,10 @@ describe('live withdrawals: the bulk-transfer rail', () => {
     const [header, ...lines] = await csvLines(file);
     expect(header).toBe('reference,amount_satang,amount_thb,bank_code,account_number,account_name');
     expect(lines.sort()).toEqual(
-      [`${first.withdrawal_id},30000,300.00,014,1234567890,"Noodle Shop Co., Ltd."`, `${second.withdrawal_id},20000,200.00,014,1234567890,"Noodle Shop Co., Ltd."`].sort(),
+      [
+        `${first.withdrawal_id},30000,300.00,014,1234567890,"Noodle Shop Co., Ltd."`,
+        `${second.withdrawal_id},20000,200.00,014,1234567890,"Noodle Shop Co., Ltd."`,
+      ].sort(),
     );
     expect((await api.get(`/Thai/v1/withdrawals/${first.withdrawal_id}`)).body.status).toBe('processed');
 
@@ -140,7 +143,9 @@ describe('live refunds: paid back to the payer through the payout rail', () => {
     await expect(operator('withdrawals', 'mark', refund.body.refund_id, '--succeeded')).rejects.toThrow(/not been exported/);
     const file = join(outDir, 'refunds.csv');
     await operator('withdrawals', 'export', '--out', file);
-    expect((await csvLines(file)).filter((line) => line.startsWith(refund.body.refund_id))).toEqual([`${refund.body.refund_id},15000,150.00,004,0987654321,Somchai Jaidee`]);
+    expect((await csvLines(file)).filter((line) => line.startsWith(refund.body.refund_id))).toEqual([
+      `${refund.body.refund_id},15000,150.00,004,0987654321,Somchai Jaidee`,
+    ]);
 
     await operator('withdrawals', 'mark', refund.body.refund_id, '--succeeded');
     await operator('withdrawals', 'mark', refund.body.refund_id, '--succeeded');
@@ -182,10 +187,27 @@ describe('live refunds: paid back to the payer through the payout rail', () => {
 describe('operator settings', () => {
   it('merchants payout-account validates the bank code and account number; merchants fees applies to later payments', async () => {
     const merchant = await server.merchant();
-    await expect(operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '999', '--account-number', '1234567890', '--account-name', 'X')).rejects.toThrow(/bank code '999'/);
-    await expect(operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '014', '--account-number', '12345', '--account-name', 'X')).rejects.toThrow(/10 to 15 digits/);
-    await expect(operator('merchants', 'payout-account', '--merchant', 'mch_nobody', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'X')).rejects.toThrow(/no merchant/);
-    await operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '073', '--account-number', '123456789012345', '--account-name', 'LH Shop');
+    await expect(
+      operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '999', '--account-number', '1234567890', '--account-name', 'X'),
+    ).rejects.toThrow(/bank code '999'/);
+    await expect(
+      operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '014', '--account-number', '12345', '--account-name', 'X'),
+    ).rejects.toThrow(/10 to 15 digits/);
+    await expect(
+      operator('merchants', 'payout-account', '--merchant', 'mch_nobody', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'X'),
+    ).rejects.toThrow(/no merchant/);
+    await operator(
+      'merchants',
+      'payout-account',
+      '--merchant',
+      merchant.id,
+      '--bank-code',
+      '073',
+      '--account-number',
+      '123456789012345',
+      '--account-name',
+      'LH Shop',
+    );
     await expect(operator('merchants', 'fees', '--merchant', merchant.id, '--fee-bps', '-1')).rejects.toThrow(/--fee-bps/);
     await operator('merchants', 'fees', '--merchant', merchant.id, '--fee-bps', '1000');
 

@@ -118,7 +118,10 @@ describe('no money becomes available before its own payment has waited out SETTL
     const later = await Promise.all(Array.from({ length: 6 }, () => paid(api, 10_000)));
     clock.advance(DELAY_MS / 2); // the early credits have matured (none settled yet), the later ones have not
     const [refunds, withdrawals] = await Promise.all([
-      Promise.all([...later.map((id) => api.post('/Thai/v1/refunds', { payment_id: id, amount: 4000 })), ...early.slice(0, 3).map((id) => api.post('/Thai/v1/refunds', { payment_id: id }))]),
+      Promise.all([
+        ...later.map((id) => api.post('/Thai/v1/refunds', { payment_id: id, amount: 4000 })),
+        ...early.slice(0, 3).map((id) => api.post('/Thai/v1/refunds', { payment_id: id })),
+      ]),
       Promise.all(Array.from({ length: 4 }, () => api.post('/Thai/v1/withdrawals', { amount: 5000 }))),
       Promise.all(Array.from({ length: 3 }, () => paid(api, 2000))),
       Promise.all(Array.from({ length: 3 }, () => settleMaturedCredits(server.running.runtime.services))),
@@ -134,4 +137,3 @@ describe('no money becomes available before its own payment has waited out SETTL
 });
 
 const operator = (...args: string[]) => runPayoutCommand(server.running.runtime.services, args);
-

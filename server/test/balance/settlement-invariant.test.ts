@@ -45,7 +45,10 @@ type Step =
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('pay' as const), amount: fc.integer({ min: 100, max: 50_000 }) }), weight: 5 },
-  { arbitrary: fc.record({ kind: fc.constant('refund' as const), payment: fc.nat(), permille: fc.oneof(fc.constant(1000), fc.integer({ min: 1, max: 1000 })) }), weight: 4 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('refund' as const), payment: fc.nat(), permille: fc.oneof(fc.constant(1000), fc.integer({ min: 1, max: 1000 })) }),
+    weight: 4,
+  },
   { arbitrary: fc.record({ kind: fc.constant('withdraw' as const), amount: fc.integer({ min: 100, max: 40_000 }) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 30_000 }) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('edge' as const), offset: fc.constantFrom(-1, 0) }), weight: 2 },
@@ -227,7 +230,12 @@ async function run(mode: 'test' | 'live', feeBps: number, steps: Step[]): Promis
 describe('settlement invariant (fast-check, over HTTP against the real database)', () => {
   it('after every step, nothing is available before its time and the ledger sums to the balance', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('test' as const, 'live' as const), fc.constantFrom(0, 290, 365), fc.array(step, { minLength: 10, maxLength: 40, size: 'max' }), run),
+      fc.asyncProperty(
+        fc.constantFrom('test' as const, 'live' as const),
+        fc.constantFrom(0, 290, 365),
+        fc.array(step, { minLength: 10, maxLength: 40, size: 'max' }),
+        run,
+      ),
       { numRuns: RUNS },
     );
   }, 600_000);

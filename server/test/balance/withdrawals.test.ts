@@ -56,7 +56,13 @@ describe('POST /withdrawals', () => {
     }, 'three withdrawal events');
     expect(events.map((d) => d.payload.event)).toEqual(['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded']);
     expect(events.every((d) => d.verified)).toBe(true);
-    expect(events[2]!.payload.data).toEqual({ withdrawal_id: created.body.withdrawal_id, status: 'succeeded', amount: 30_000, currency: 'THB', failure_code: null });
+    expect(events[2]!.payload.data).toEqual({
+      withdrawal_id: created.body.withdrawal_id,
+      status: 'succeeded',
+      amount: 30_000,
+      currency: 'THB',
+      failure_code: null,
+    });
     // ... and each reads in the events API exactly as it was delivered.
     const listed = (await api.get('/Thai/v1/events?type=withdrawal.succeeded')).body.events;
     expect(listed.filter((e: { data: { withdrawal_id: string } }) => e.data.withdrawal_id === created.body.withdrawal_id)).toEqual([events[2]!.payload]);

@@ -16,9 +16,12 @@ describe('bank amounts are parsed exactly into satang', () => {
     expect(parseBankAmount(amount)).toBe(satang);
   });
 
-  it.each([['1.001'], ['2.0101'], ['abc'], [''], ['-1.00'], ['1e3'], [Number.NaN], [Infinity], [null], [{}], ['1,000.00'], [0.001]])('%j does not fit', (amount) => {
-    expect(parseBankAmount(amount)).toBeNull();
-  });
+  it.each([['1.001'], ['2.0101'], ['abc'], [''], ['-1.00'], ['1e3'], [Number.NaN], [Infinity], [null], [{}], ['1,000.00'], [0.001]])(
+    '%j does not fit',
+    (amount) => {
+      expect(parseBankAmount(amount)).toBeNull();
+    },
+  );
 
   it('every satang amount survives the bank writing it with two decimals, or as a number', () => {
     fc.assert(
@@ -39,11 +42,26 @@ describe('bank dates are in Asia/Bangkok', () => {
     expect(inquiryDatesAround(new Date('2026-11-20T12:00:00+07:00'))).toEqual(['2026-11-20']);
     expect(inquiryDatesAround(new Date('2026-11-20T23:55:00+07:00'))).toEqual(['2026-11-20', '2026-11-21']);
     expect(inquiryDatesAround(new Date('2026-11-21T00:05:00+07:00'))).toEqual(['2026-11-20', '2026-11-21']);
-    expect(inquiryDatesBetween(new Date('2026-11-20T20:00:00+07:00'), new Date('2026-11-22T09:00:00+07:00'))).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
+    expect(inquiryDatesBetween(new Date('2026-11-20T20:00:00+07:00'), new Date('2026-11-22T09:00:00+07:00'))).toEqual([
+      '2026-11-20',
+      '2026-11-21',
+      '2026-11-22',
+    ]);
   });
 
   it('names payer banks by their short name; an unlisted code stands for itself', () => {
-    expect(['002', '004', '006', '011', '014', '025', '030', '069', '073', '999'].map(bankShortName)).toEqual(['BBL', 'KBANK', 'KTB', 'TTB', 'SCB', 'BAY', 'GSB', 'KKP', 'LHB', '999']);
+    expect(['002', '004', '006', '011', '014', '025', '030', '069', '073', '999'].map(bankShortName)).toEqual([
+      'BBL',
+      'KBANK',
+      'KTB',
+      'TTB',
+      'SCB',
+      'BAY',
+      'GSB',
+      'KKP',
+      'LHB',
+      '999',
+    ]);
   });
 
   it('reads a confirmation only with a string id and ref1, an ISO 8601 time and an amount', () => {

@@ -61,7 +61,7 @@ it('a customer who pays 250 THB on a 300 THB code is told it does not match, nev
     await eventually(() => stream.states.length > 1, 'a second status on the stream');
     expect(stream.states.at(-1)).toEqual({ status: 'pending', expires_at: qr.expires_at, unmatched_amounts: [25000] });
     // ... and through the polling fallback.
-    expect((await (await fetch(`${qr.checkout_url}/status`)).json())).toEqual({ status: 'pending', expires_at: qr.expires_at, unmatched_amounts: [25000] });
+    expect(await (await fetch(`${qr.checkout_url}/status`)).json()).toEqual({ status: 'pending', expires_at: qr.expires_at, unmatched_amounts: [25000] });
   } finally {
     await stream.close();
   }
@@ -79,7 +79,9 @@ it('a customer who pays 250 THB on a 300 THB code is told it does not match, nev
   expect((await live.api.get(`/Thai/v1/payments/${qr.payment_id}`)).body.status).toBe('pending');
   const services = live.server.running.runtime.services;
   const { merchantId } = (await services.uow.repos.qrCodes.findById(qr.qr_code_id))!;
-  expect(await unmatchedMoneyOfPayment(services, merchantId, qr.payment_id)).toMatchObject([{ id: expect.stringMatching(/^btx_/), amount: '250.00', reason: 'amount_mismatch', paymentId: qr.payment_id }]);
+  expect(await unmatchedMoneyOfPayment(services, merchantId, qr.payment_id)).toMatchObject([
+    { id: expect.stringMatching(/^btx_/), amount: '250.00', reason: 'amount_mismatch', paymentId: qr.payment_id },
+  ]);
   await expect(unmatchedMoneyOfPayment(services, 'mch_someone_else', qr.payment_id)).rejects.toMatchObject({ code: 'payment_not_found' });
 });
 
@@ -88,8 +90,12 @@ it('money paid after expiry shows the same message instead of "expired"', async 
   clock.advance(2 * 60_000);
   live.bank.pay({ qr_data: qr.qr_data });
   await live.bank.callbacksSettled();
-  expect(await pageOf(qr.checkout_url, 'en')).toMatchObject({ statusClass: 'unmatched', statusText: expect.stringContaining('A transfer of ฿150.00 was received but does not match'), qrShown: false });
-  expect((await (await fetch(`${qr.checkout_url}/status`)).json())).toEqual({ status: 'expired', expires_at: qr.expires_at, unmatched_amounts: [15000] });
+  expect(await pageOf(qr.checkout_url, 'en')).toMatchObject({
+    statusClass: 'unmatched',
+    statusText: expect.stringContaining('A transfer of ฿150.00 was received but does not match'),
+    qrShown: false,
+  });
+  expect(await (await fetch(`${qr.checkout_url}/status`)).json()).toEqual({ status: 'expired', expires_at: qr.expires_at, unmatched_amounts: [15000] });
 });
 
 it('a second transfer on a paid code is named beside "paid"', async () => {
@@ -99,7 +105,8 @@ it('a second transfer on a paid code is named beside "paid"', async () => {
   await live.bank.callbacksSettled();
   expect(await pageOf(qr.checkout_url, 'en')).toEqual({
     statusClass: 'unmatched',
-    statusText: 'Payment received. Thank you! A transfer of ฿150.00 was received but does not match this payment. Please contact the merchant, and do not pay again.',
+    statusText:
+      'Payment received. Thank you! A transfer of ฿150.00 was received but does not match this payment. Please contact the merchant, and do not pay again.',
     qrShown: false,
   });
 });

@@ -14,7 +14,11 @@ afterAll(async () => {
 
 const paymentOf = async (id: string) => (await live.api.get(`/Thai/v1/payments/${id}`)).body;
 const confirm = (body: unknown, token = bankSettings.callbackToken) =>
-  fetch(`${live.server.url}/bank/scb/confirmations/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({
+  fetch(`${live.server.url}/bank/scb/confirmations/${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({
     status: r.status,
     headers: r.headers,
     body: await r.json(),
@@ -107,7 +111,13 @@ describe('confirmations are applied once', () => {
 describe('a confirmation is never trusted on its word', () => {
   it('a forged confirmation (not listed by the inquiry) answers 503 and changes nothing', async () => {
     const { paymentId, ref1 } = await live.liveQr(15000);
-    const forged = { transactionId: 'FORGED0001', amount: '150.00', transactionDateandTime: new Date().toISOString(), billPaymentRef1: ref1, payeeProxyId: bankSettings.billerId };
+    const forged = {
+      transactionId: 'FORGED0001',
+      amount: '150.00',
+      transactionDateandTime: new Date().toISOString(),
+      billPaymentRef1: ref1,
+      payeeProxyId: bankSettings.billerId,
+    };
     const res = await confirm(forged);
     expectEnvelope(res as never, 503, 'service_unavailable');
     expect((await paymentOf(paymentId)).status).toBe('pending');
@@ -129,7 +139,14 @@ describe('a confirmation is never trusted on its word', () => {
     const { ref1 } = await live.liveQr(15000);
     const valid = { transactionId: 'X1', amount: '150.00', transactionDateandTime: new Date().toISOString(), billPaymentRef1: ref1 };
     expectEnvelope((await confirm(valid, 'wrong-token-wrong-token-wrong-token-00')) as never, 404, 'route_not_found');
-    for (const body of [{}, [], { ...valid, transactionId: 7 }, { ...valid, transactionDateandTime: 'yesterday' }, { ...valid, amount: undefined }, { ...valid, billPaymentRef1: null }]) {
+    for (const body of [
+      {},
+      [],
+      { ...valid, transactionId: 7 },
+      { ...valid, transactionDateandTime: 'yesterday' },
+      { ...valid, amount: undefined },
+      { ...valid, billPaymentRef1: null },
+    ]) {
       expectEnvelope((await confirm(body)) as never, 400, 'invalid_request');
     }
     const raw = await fetch(callbackUrlOf(live.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"transactionId":' });

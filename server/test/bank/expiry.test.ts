@@ -26,7 +26,8 @@ const eventsOf = async (api: ApiClient, paymentId: string) =>
     .filter((e) => e.data.payment_id === paymentId)
     .map((e) => `${e.event}:${e.data.status}`)
     .reverse();
-const unmatchedOf = async (transactionId: string) => (await services().uow.repos.bankTransactions.listUnmatched(1000)).filter((u) => u.transactionId === transactionId);
+const unmatchedOf = async (transactionId: string) =>
+  (await services().uow.repos.bankTransactions.listUnmatched(1000)).filter((u) => u.transactionId === transactionId);
 
 /** A live QR code that expires a minute from now, and the moment it does. */
 async function oneMinuteQr(amount = 15000) {
@@ -45,11 +46,17 @@ describe('a live payment paid in time is never lost to expiry', () => {
     clock.set(new Date(expiresAt.getTime() + 61_000));
     await sweep();
 
-    expect(await paymentOf(paymentId)).toMatchObject({ status: 'succeeded', completed_at: new Date(expiresAt.getTime() - 1_000).toISOString(), client_bank_name: 'KBANK' });
+    expect(await paymentOf(paymentId)).toMatchObject({
+      status: 'succeeded',
+      completed_at: new Date(expiresAt.getTime() - 1_000).toISOString(),
+      client_bank_name: 'KBANK',
+    });
     expect(await eventsOf(live.api, paymentId)).toEqual(['payment.pending:pending', 'payment.succeeded:succeeded']);
     const balance = (await live.api.get('/Thai/v1/balance')).body;
     expect(balance.available + balance.pending).toBe(balanceBefore.available + balanceBefore.pending + 15000);
-    const transactions = (await live.api.get('/Thai/v1/transactions?limit=100')).body.transactions.filter((t: { payment_id: string }) => t.payment_id === paymentId);
+    const transactions = (await live.api.get('/Thai/v1/transactions?limit=100')).body.transactions.filter(
+      (t: { payment_id: string }) => t.payment_id === paymentId,
+    );
     expect(transactions).toMatchObject([{ type: 'payment', status: 'succeeded', amount: 15000 }]);
     expect(await unmatchedOf(transaction.transactionId)).toEqual([]);
     // Later sweeps change nothing.
@@ -71,7 +78,11 @@ describe('a live payment paid in time is never lost to expiry', () => {
     const { transaction } = live.bank.pay({ qr_data: qrData });
     bankTime = null;
     const { reverseFlag: _reverseFlag, ...confirmation } = transaction;
-    const answer = await fetch(callbackUrlOf(live.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(confirmation) });
+    const answer = await fetch(callbackUrlOf(live.server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(confirmation),
+    });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ resCode: '00', transactionId: transaction.transactionId });
 
@@ -79,7 +90,9 @@ describe('a live payment paid in time is never lost to expiry', () => {
     expect(await eventsOf(live.api, paymentId)).toEqual(['payment.pending:pending', 'payment.failed:expired', 'payment.succeeded:succeeded']);
     const balance = (await live.api.get('/Thai/v1/balance')).body;
     expect(balance.available + balance.pending).toBe(balanceBefore.available + balanceBefore.pending + 12300);
-    const transactions = (await live.api.get('/Thai/v1/transactions?limit=100')).body.transactions.filter((t: { payment_id: string }) => t.payment_id === paymentId);
+    const transactions = (await live.api.get('/Thai/v1/transactions?limit=100')).body.transactions.filter(
+      (t: { payment_id: string }) => t.payment_id === paymentId,
+    );
     expect(transactions).toMatchObject([{ type: 'payment', status: 'succeeded', amount: 12300 }]);
     expect(await unmatchedOf(transaction.transactionId)).toEqual([]);
   });

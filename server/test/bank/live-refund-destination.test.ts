@@ -42,7 +42,9 @@ const moneyOf = async () => ({ balance: await balanceOf(live.api), refundEntries
 async function expectNothingRefunded(paymentId: string, before: Awaited<ReturnType<typeof moneyOf>>): Promise<void> {
   expect(await moneyOf()).toEqual(before);
   expect((await live.api.get(`/Thai/v1/payments/${paymentId}`)).body).toMatchObject({ status: 'succeeded', refunded_amount: 0 });
-  expect((await live.api.get('/Thai/v1/transactions?type=refund&limit=100')).body.transactions.filter((t: { payment_id: string }) => t.payment_id === paymentId)).toEqual([]);
+  expect(
+    (await live.api.get('/Thai/v1/transactions?type=refund&limit=100')).body.transactions.filter((t: { payment_id: string }) => t.payment_id === paymentId),
+  ).toEqual([]);
   expect(await live.server.running.runtime.db.knex('refunds').where({ payment_id: paymentId })).toEqual([]);
 }
 
@@ -82,7 +84,10 @@ describe('where a live refund goes', () => {
   });
 
   it('nowhere when the payer bank code is not one the payout rail knows: 422 payment_not_refundable, nothing debited', async () => {
-    const paymentId = await paidAtTheBank({ client_bank_name: 'KBANK' }, { payer_name: 'SOMSRI DEEJAI', payer_account: '0987654321', sending_bank_code: '999' });
+    const paymentId = await paidAtTheBank(
+      { client_bank_name: 'KBANK' },
+      { payer_name: 'SOMSRI DEEJAI', payer_account: '0987654321', sending_bank_code: '999' },
+    );
     const before = await moneyOf();
 
     const refused = await live.api.post('/Thai/v1/refunds', { payment_id: paymentId, amount: 5_000 });

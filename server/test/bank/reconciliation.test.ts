@@ -107,7 +107,11 @@ it('runs in the background of every server on BANK_RECONCILE_INTERVAL_MS, whatev
   try {
     const { paymentId, qrData } = await background.liveQr(15000);
     background.bank.pay({ qr_data: qrData });
-    await eventually(async () => (await background.api.get(`/Thai/v1/payments/${paymentId}`)).body.status === 'succeeded', 'reconciled in the background', 10_000);
+    await eventually(
+      async () => (await background.api.get(`/Thai/v1/payments/${paymentId}`)).body.status === 'succeeded',
+      'reconciled in the background',
+      10_000,
+    );
   } finally {
     await background.stop();
   }

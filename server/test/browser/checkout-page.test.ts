@@ -45,7 +45,10 @@ async function newQrCode(extra: Record<string, unknown> = {}) {
   return res.body as { qr_code_id: string; qr_data: string; checkout_url: string; payment_id: string; return_url: string | null };
 }
 
-async function openPage(url: string, options: { locale?: string; javaScriptEnabled?: boolean } = {}): Promise<{ page: Page; traffic: ReturnType<typeof recordTraffic> }> {
+async function openPage(
+  url: string,
+  options: { locale?: string; javaScriptEnabled?: boolean } = {},
+): Promise<{ page: Page; traffic: ReturnType<typeof recordTraffic> }> {
   const context = await mobileContext(browser, options);
   const page = await context.newPage();
   const traffic = recordTraffic(page);
@@ -132,7 +135,10 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
   });
 
   it('shows the failed and the expired states, each with its own message and no QR', async () => {
-    for (const [outcome, message] of [['fail', 'การชำระเงินไม่สำเร็จ'], ['expire', 'QR นี้หมดอายุแล้ว']] as const) {
+    for (const [outcome, message] of [
+      ['fail', 'การชำระเงินไม่สำเร็จ'],
+      ['expire', 'QR นี้หมดอายุแล้ว'],
+    ] as const) {
       const qr = await newQrCode();
       const { page } = await openPage(qr.checkout_url);
       await page.locator('#status.status-pending').waitFor();

@@ -95,10 +95,13 @@ describe('the draw order of a refund', () => {
     expect(mature(afterP2, 10_000 - 10_000)).toEqual({ available: 0, pending: 10_000 });
   });
 
-  const credits = fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 4 }).map((s) => `bt_${s}`), second: fc.nat(50), remaining: fc.nat(5000) }), {
-    selector: (c) => c.id,
-    maxLength: 8,
-  });
+  const credits = fc.uniqueArray(
+    fc.record({ id: fc.string({ minLength: 1, maxLength: 4 }).map((s) => `bt_${s}`), second: fc.nat(50), remaining: fc.nat(5000) }),
+    {
+      selector: (c) => c.id,
+      maxLength: 8,
+    },
+  );
 
   it('property: own first, then available, then others strictly latest-maturing first; the totals move by exactly the draws', () => {
     fc.assert(
@@ -144,7 +147,6 @@ describe('the draw order of a refund', () => {
     ]);
     expect(change.after).toEqual({ available: 100 + 5000, pending: 3000 });
   });
-
 });
 
 describe('withdrawals', () => {

@@ -78,12 +78,17 @@ describe('payment state machine', () => {
     const lastSecond = new Date(expiresAt.getTime() - 1_000);
     const swept = expire(pending, new Date(expiresAt.getTime() + 61_000));
     expect(succeedByBank(pending, 'live', expiresAt)).toMatchObject({ status: 'succeeded', completedAt: expiresAt });
-    expect(succeedByBank(swept, 'live', lastSecond, { clientBankName: 'KBANK' })).toMatchObject({ status: 'succeeded', completedAt: lastSecond, clientBankName: 'KBANK' });
+    expect(succeedByBank(swept, 'live', lastSecond, { clientBankName: 'KBANK' })).toMatchObject({
+      status: 'succeeded',
+      completedAt: lastSecond,
+      clientBankName: 'KBANK',
+    });
     expect(paymentEventKind(succeedByBank(swept, 'live', lastSecond))).toBe('payment.succeeded');
     expect(codeOf(() => succeedByBank(swept, 'test', lastSecond))).toBe('payment_not_pending');
     expect(codeOf(() => succeedByBank(swept, 'live', new Date(expiresAt.getTime() + 1)))).toBe('payment_not_pending');
     expect(codeOf(() => succeedByBank(pending, 'live', new Date(expiresAt.getTime() + 1)))).toBe('payment_not_pending');
-    for (const done of [succeed(pending, later), fail(pending, later)]) expect(codeOf(() => succeedByBank(done, 'live', lastSecond))).toBe('payment_not_pending');
+    for (const done of [succeed(pending, later), fail(pending, later)])
+      expect(codeOf(() => succeedByBank(done, 'live', lastSecond))).toBe('payment_not_pending');
   });
 
   it('the sweeper may expire a test payment at expires_at, a live one 60 s later', () => {

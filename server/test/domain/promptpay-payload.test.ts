@@ -1,12 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { parse, validate } from 'promptparse';
-import {
-  buildPromptPayPayload,
-  crc16CcittFalse,
-  isValidBillerId,
-  isValidPromptPayId,
-  type PromptPayAccount,
-} from '../../src/domain/promptpay-payload.js';
+import { buildPromptPayPayload, crc16CcittFalse, isValidBillerId, isValidPromptPayId, type PromptPayAccount } from '../../src/domain/promptpay-payload.js';
 
 const REFERENCE = 'QR8F3K2M9X';
 
@@ -112,9 +106,7 @@ describe('amount formatting', () => {
 
 describe('input validation', () => {
   it.each(['', 'lowercase', 'WITH-DASH', 'A'.repeat(21)])('rejects reference %j', (reference) => {
-    expect(() =>
-      buildPromptPayPayload({ account: { kind: 'promptpay_id', id: '0812345678' }, amountSatang: 100, reference }),
-    ).toThrow(Error);
+    expect(() => buildPromptPayPayload({ account: { kind: 'promptpay_id', id: '0812345678' }, amountSatang: 100, reference })).toThrow(Error);
   });
 
   it('rejects malformed accounts', () => {

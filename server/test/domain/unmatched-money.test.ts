@@ -21,7 +21,14 @@ describe('unmatched money', () => {
   it('goes back to the account the bank listed, in satang, once', () => {
     expect(returnProblem(open)).toBeNull();
     const returned = returnToPayer(open, at);
-    expect(returned).toEqual({ kind: 'returned', destination: { bankCode: '004', accountNumber: '1234567890', accountName: 'SOMCHAI JAIDEE' }, amount: 25000, status: 'pending', exported: false, at });
+    expect(returned).toEqual({
+      kind: 'returned',
+      destination: { bankCode: '004', accountNumber: '1234567890', accountName: 'SOMCHAI JAIDEE' },
+      amount: 25000,
+      status: 'pending',
+      exported: false,
+      at,
+    });
     expect(returnProblem({ ...open, resolution: returned })).toMatch(/already returned once/);
     expect(returnProblem({ ...open, resolution: { ...returned, status: 'failed' } as typeof returned })).toMatch(/already returned once \(failed\)/);
     expect(() => returnToPayer({ ...open, resolution: returned }, at)).toThrow(RangeError);

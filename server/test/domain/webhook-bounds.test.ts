@@ -49,10 +49,21 @@ describe('bounds', () => {
 
   it('allows a url of 2048 characters, not 2049', () => {
     expect(() => assertWebhookUrlLength(`https://x.example/${'a'.repeat(2048 - 18)}`)).not.toThrow();
-    expect(() => assertWebhookUrlLength(`https://x.example/${'a'.repeat(2049 - 18)}`)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'url' }));
+    expect(() => assertWebhookUrlLength(`https://x.example/${'a'.repeat(2049 - 18)}`)).toThrow(
+      expect.objectContaining({ code: 'invalid_request', param: 'url' }),
+    );
   });
 
   it('names the merchants at their share of the slots', () => {
-    expect(merchantsAtShare({ perMerchant: 2, inFlight: new Map([['a', 2], ['b', 1], ['c', 3]]) })).toEqual(['a', 'c']);
+    expect(
+      merchantsAtShare({
+        perMerchant: 2,
+        inFlight: new Map([
+          ['a', 2],
+          ['b', 1],
+          ['c', 3],
+        ]),
+      }),
+    ).toEqual(['a', 'c']);
   });
 });

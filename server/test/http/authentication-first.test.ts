@@ -56,7 +56,11 @@ describe('failed authentications per client address', () => {
     expect(failed.at(-1)!.headers.get('ratelimit')).toBe('"authentication";r=0;t=1');
 
     // Beyond: 429 on every path of the API, hot routes included, whatever the body.
-    for (const [method, path] of [['GET', '/Thai/v1/payments/pay_x'], ['POST', '/Thai/v1/qr-codes'], ['POST', '/v1/refunds']] as const) {
+    for (const [method, path] of [
+      ['GET', '/Thai/v1/payments/pay_x'],
+      ['POST', '/Thai/v1/qr-codes'],
+      ['POST', '/v1/refunds'],
+    ] as const) {
       const refused = await anonymous.send(method, path, undefined, { apiKey: 'sk_test_guess', rawBody: method === 'POST' ? malformed : undefined });
       expectEnvelope(refused, 429, 'rate_limit_exceeded');
       expect(refused.body.error.type).toBe('rate_limit_error');

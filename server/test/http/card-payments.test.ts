@@ -18,7 +18,14 @@ describe('POST /v1/payments (card)', () => {
   ])('%s succeeds with its card details', async (token, brand, last4) => {
     const res = await api.post('/v1/payments', { token_id: token, amount: 12345, currency: 'THB', description: 'Mug', metadata: { sku: 'M-1' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'succeeded', amount: 12345, qr_code_id: null, description: 'Mug', card: { brand, last4 }, metadata: { sku: 'M-1' } });
+    expect(res.body).toMatchObject({
+      status: 'succeeded',
+      amount: 12345,
+      qr_code_id: null,
+      description: 'Mug',
+      card: { brand, last4 },
+      metadata: { sku: 'M-1' },
+    });
     expect(res.body.completed_at).not.toBeNull();
     expect((await api.get(`/v1/payments/${res.body.payment_id}`)).body).toEqual(res.body);
   });

@@ -103,7 +103,9 @@ describe('GET /Thai/pay/{qr_code_id}', () => {
     const qr = await newQrCode({ return_url: 'https://shop.example.com/done' });
     await api.post(`/Thai/v1/test/payments/${qr.payment_id}/succeed`);
     const html = await (await fetch(qr.checkout_url)).text();
-    expect(html).toContain(`<meta http-equiv="refresh" content="3;url=https:&#x2F;&#x2F;shop.example.com&#x2F;done?payment_id&#x3D;${qr.payment_id}&amp;status&#x3D;succeeded">`);
+    expect(html).toContain(
+      `<meta http-equiv="refresh" content="3;url=https:&#x2F;&#x2F;shop.example.com&#x2F;done?payment_id&#x3D;${qr.payment_id}&amp;status&#x3D;succeeded">`,
+    );
   });
 
   it('answers an unknown or impossible id, or any other path under /Thai/pay, with a 404 page (no API key asked)', async () => {

@@ -11,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-
 describe('the error envelope everywhere', () => {
   it('unknown routes answer 404 route_not_found', async () => {
     expectEnvelope(await api.get('/Thai/v1/nothing-here'), 404, 'route_not_found');
@@ -33,7 +32,9 @@ describe('the error envelope everywhere', () => {
     expect((await api.get('/healthz')).status).toBe(200);
     // On PostgreSQL it names the host taking writes (the one of DATABASE_URL here).
     const database = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : null;
-    expect((await api.get('/readyz')).body).toEqual(database ? { status: 'ready', primary: `${database.hostname}:${database.port || '5432'}` } : { status: 'ready' });
+    expect((await api.get('/readyz')).body).toEqual(
+      database ? { status: 'ready', primary: `${database.hostname}:${database.port || '5432'}` } : { status: 'ready' },
+    );
   });
 
   it('a database outage answers 503 service_unavailable and the process lives on', async () => {

@@ -17,7 +17,9 @@ afterAll(() => server.stop());
 /** The database refuses a refund's ledger entry, the last write of its transaction, until the returned undo runs. */
 async function refuseRefundEntries(knex: Knex): Promise<() => Promise<void>> {
   await knex.raw(`CREATE FUNCTION refuse_refund_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full on ledger'; END $$`);
-  await knex.raw(`CREATE TRIGGER refuse_refund_entry BEFORE INSERT ON balance_transactions FOR EACH ROW WHEN (NEW.type = 'refund') EXECUTE FUNCTION refuse_refund_entry()`);
+  await knex.raw(
+    `CREATE TRIGGER refuse_refund_entry BEFORE INSERT ON balance_transactions FOR EACH ROW WHEN (NEW.type = 'refund') EXECUTE FUNCTION refuse_refund_entry()`,
+  );
   return async () => {
     await knex.raw('DROP TRIGGER refuse_refund_entry ON balance_transactions');
     await knex.raw('DROP FUNCTION refuse_refund_entry()');

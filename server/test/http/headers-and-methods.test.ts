@@ -68,7 +68,16 @@ describe('Cache-Control: no-store on every merchant API response', () => {
 /** The methods the contract serves at each path under each of its bases, HEAD wherever GET. */
 function contractPaths(): { path: string; allow: string[] }[] {
   const spec = loadContract() as unknown as { servers: { url: string }[]; paths: Record<string, { servers?: { url: string }[] } & Record<string, unknown>> };
-  const ids: Record<string, string> = { payment_id: 'pay_x', qr_code_id: 'qr_x', refund_id: 'rfd_x', webhook_id: 'wh_x', delivery_id: 'whd_x', event_id: 'evt_x', withdrawal_id: 'wd_x', callback_token: 'not-the-token' };
+  const ids: Record<string, string> = {
+    payment_id: 'pay_x',
+    qr_code_id: 'qr_x',
+    refund_id: 'rfd_x',
+    webhook_id: 'wh_x',
+    delivery_id: 'whd_x',
+    event_id: 'evt_x',
+    withdrawal_id: 'wd_x',
+    callback_token: 'not-the-token',
+  };
   return Object.entries(spec.paths).flatMap(([template, item]) => {
     const methods = ['get', 'post', 'patch', 'delete'].filter((m) => m in item).map((m) => m.toUpperCase());
     const allow = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
@@ -79,7 +88,11 @@ function contractPaths(): { path: string; allow: string[] }[] {
   });
 }
 
-const allowOf = (res: ApiResponse): string[] => (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
+const allowOf = (res: ApiResponse): string[] =>
+  (res.headers.get('allow') ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .sort();
 
 describe('405 method_not_allowed with Allow, from the contract', () => {
   it.each([

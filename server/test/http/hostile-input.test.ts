@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-
 // Cases found by the fuzz drill (scripts/drills/fuzz.ts): each once answered 500 or a bare status.
 describe('hostile input gets a 4xx in the envelope', () => {
   it('a body that is not in its declared Content-Encoding', async () => {
@@ -59,11 +58,14 @@ describe('hostile input gets a 4xx in the envelope', () => {
   it('headers over 64 KiB get 431 with the envelope and a Request-Id', async () => {
     const { port } = new URL(server.url);
     const { status, headers, body } = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: `/Thai/v1/payments?x=${'a'.repeat(70_000)}`, headers: { authorization: 'Bearer sk_test_x' } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, path: `/Thai/v1/payments?x=${'a'.repeat(70_000)}`, headers: { authorization: 'Bearer sk_test_x' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

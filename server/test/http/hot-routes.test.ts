@@ -45,27 +45,58 @@ afterAll(async () => {
 
 /** What may differ between two servers: their ids, addresses and merchants. */
 function normalized(res: ApiResponse): unknown {
-  const headers = Array.from(res.headers as unknown as Iterable<[string, string]>, ([name]) => name).filter((name) => !['date', 'keep-alive', 'connection', 'content-length'].includes(name)).sort();
+  const headers = Array.from(res.headers as unknown as Iterable<[string, string]>, ([name]) => name)
+    .filter((name) => !['date', 'keep-alive', 'connection', 'content-length'].includes(name))
+    .sort();
   const text = res.text
     .replace(/\b(qr|pay|req|txn|evt|mch)_[0-9a-z]+/gi, '$1_ID')
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'BASE')
     .replace(/0052[0-9A-Z]{20}|5[0-9]{1}\d{2}[0-9A-Z]{16,}6304[0-9A-F]{4}/g, 'QR');
   const fields = ['idempotent-replayed', 'ratelimit', 'ratelimit-policy', 'retry-after', 'allow', 'cache-control', 'x-content-type-options'];
-  return { status: res.status, headers, ...Object.fromEntries(fields.map((name) => [name, res.headers.get(name)])), body: text.replace(/"qr_data":"[^"]+"/, '"qr_data":"QR"') };
+  return {
+    status: res.status,
+    headers,
+    ...Object.fromEntries(fields.map((name) => [name, res.headers.get(name)])),
+    body: text.replace(/"qr_data":"[^"]+"/, '"qr_data":"QR"'),
+  };
 }
 
-type Step = { name: string; method: 'GET' | 'POST' | 'HEAD' | 'PUT' | 'DELETE'; path: string | ((paymentId: string) => string); body?: unknown; options?: RequestOptions; apiKey?: string };
+type Step = {
+  name: string;
+  method: 'GET' | 'POST' | 'HEAD' | 'PUT' | 'DELETE';
+  path: string | ((paymentId: string) => string);
+  body?: unknown;
+  options?: RequestOptions;
+  apiKey?: string;
+};
 
 const qr = { amount: 150000, currency: 'THB' };
 const STEPS: Step[] = [
   { name: 'a plain QR code', method: 'POST', path: '/Thai/v1/qr-codes', body: qr },
-  { name: 'a full QR code under the alias base', method: 'POST', path: '/v1/qr-codes', body: { ...qr, reference: 'INV-1', expiry_minutes: 30, client_name: 'Somchai', client_bank_name: 'KBank', metadata: { order: 'A1' } } },
+  {
+    name: 'a full QR code under the alias base',
+    method: 'POST',
+    path: '/v1/qr-codes',
+    body: { ...qr, reference: 'INV-1', expiry_minutes: 30, client_name: 'Somchai', client_bank_name: 'KBank', metadata: { order: 'A1' } },
+  },
   { name: 'a QR code under the legacy base', method: 'POST', path: '/Thai/qr-codes', body: qr },
   { name: 'a keyed QR code', method: 'POST', path: '/Thai/v1/qr-codes', body: qr, options: { idempotencyKey: 'hot-1' } },
-  { name: 'its replay (the default expiry written out)', method: 'POST', path: '/Thai/v1/qr-codes', body: { ...qr, expiry_minutes: 15 }, options: { idempotencyKey: 'hot-1' } },
+  {
+    name: 'its replay (the default expiry written out)',
+    method: 'POST',
+    path: '/Thai/v1/qr-codes',
+    body: { ...qr, expiry_minutes: 15 },
+    options: { idempotencyKey: 'hot-1' },
+  },
   { name: 'the key reused for another body', method: 'POST', path: '/Thai/v1/qr-codes', body: { ...qr, amount: 100 }, options: { idempotencyKey: 'hot-1' } },
   { name: 'an empty Idempotency-Key', method: 'POST', path: '/Thai/v1/qr-codes', body: qr, options: { idempotencyKey: '' } },
-  { name: 'header and body keys that differ', method: 'POST', path: '/Thai/v1/qr-codes', body: { ...qr, idempotency_key: 'b' }, options: { idempotencyKey: 'a' } },
+  {
+    name: 'header and body keys that differ',
+    method: 'POST',
+    path: '/Thai/v1/qr-codes',
+    body: { ...qr, idempotency_key: 'b' },
+    options: { idempotencyKey: 'a' },
+  },
   { name: 'an amount of the wrong type', method: 'POST', path: '/Thai/v1/qr-codes', body: { ...qr, amount: '150000' } },
   { name: 'an unknown field', method: 'POST', path: '/Thai/v1/qr-codes', body: { ...qr, colour: 'red' } },
   { name: 'an amount out of range', method: 'POST', path: '/Thai/v1/qr-codes', body: { ...qr, amount: 10 } },
@@ -73,7 +104,12 @@ const STEPS: Step[] = [
   { name: 'a JSON scalar', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: '150000' } },
   { name: 'JSON after a byte order mark', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: '\uFEFF{"amount":150000,"currency":"THB"}' } },
   { name: 'a NUL in a string', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: '{"amount":150000,"currency":"THB","reference":"a\\u0000b"}' } },
-  { name: 'a body sent as text', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: JSON.stringify(qr), headers: { 'content-type': 'text/plain' } } },
+  {
+    name: 'a body sent as text',
+    method: 'POST',
+    path: '/Thai/v1/qr-codes',
+    options: { rawBody: JSON.stringify(qr), headers: { 'content-type': 'text/plain' } },
+  },
   { name: 'a query string on the POST', method: 'POST', path: '/Thai/v1/qr-codes?x=1', body: qr },
   { name: 'an unknown key', method: 'POST', path: '/Thai/v1/qr-codes', body: qr, apiKey: 'sk_test_unknown' },
   { name: 'the payment', method: 'GET', path: (id) => `/Thai/v1/payments/${id}` },
@@ -84,7 +120,13 @@ const STEPS: Step[] = [
   { name: 'a trailing slash', method: 'GET', path: (id) => `/Thai/v1/payments/${id}/` },
   { name: 'no key', method: 'GET', path: (id) => `/Thai/v1/payments/${id}`, apiKey: '' },
   { name: 'an unknown key with a malformed body', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: '{"amount":' }, apiKey: 'sk_test_unknown' },
-  { name: 'no key with a 700 KB body', method: 'POST', path: '/Thai/v1/qr-codes', options: { rawBody: `{"amount":150000,"currency":"THB","reference":"${'x'.repeat(700_000)}"}` }, apiKey: '' },
+  {
+    name: 'no key with a 700 KB body',
+    method: 'POST',
+    path: '/Thai/v1/qr-codes',
+    options: { rawBody: `{"amount":150000,"currency":"THB","reference":"${'x'.repeat(700_000)}"}` },
+    apiKey: '',
+  },
   { name: 'HEAD of the payment', method: 'HEAD', path: (id) => `/Thai/v1/payments/${id}` },
   { name: 'HEAD of an unknown payment', method: 'HEAD', path: '/Thai/v1/payments/pay_unknown' },
   { name: 'a method the payment does not serve', method: 'DELETE', path: (id) => `/Thai/v1/payments/${id}` },
@@ -94,7 +136,9 @@ const STEPS: Step[] = [
 async function hotRouteCount(server: TestServer): Promise<Record<string, number>> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const family = parsePrometheusTextFormat(text).find((f) => f.name === 'pqr_http_hot_route_requests_total');
-  return Object.fromEntries((family?.metrics ?? []).map((m) => [(m as { labels: { outcome: string } }).labels.outcome, Number((m as { value: string }).value)]));
+  return Object.fromEntries(
+    (family?.metrics ?? []).map((m) => [(m as { labels: { outcome: string } }).labels.outcome, Number((m as { value: string }).value)]),
+  );
 }
 
 describe('the hot routes', () => {
@@ -120,12 +164,19 @@ describe('the hot routes', () => {
 
     // The same log lines (the requests' paths and statuses) and the same latency series by method, route and status.
     const requests = 2 + STEPS.length;
-    for (const lane of ['on', 'off'] as const) await eventually(() => logs[lane].filter((line) => line.msg === 'request').length === requests, `${lane}'s log lines`);
-    const logged = (lane: 'on' | 'off') => logs[lane].filter((line) => line.msg === 'request').map(({ method, path, status }) => `${String(method)} ${String(path)} ${String(status)}`.replace(/pay_[0-9a-z]+/gi, 'pay_ID')).sort();
+    for (const lane of ['on', 'off'] as const)
+      await eventually(() => logs[lane].filter((line) => line.msg === 'request').length === requests, `${lane}'s log lines`);
+    const logged = (lane: 'on' | 'off') =>
+      logs[lane]
+        .filter((line) => line.msg === 'request')
+        .map(({ method, path, status }) => `${String(method)} ${String(path)} ${String(status)}`.replace(/pay_[0-9a-z]+/gi, 'pay_ID'))
+        .sort();
     expect(logged('on')).toEqual(logged('off'));
     expect(logged('on')).toHaveLength(requests);
     const latency = async (lane: 'on' | 'off') =>
-      (await histogramCounts(`${servers[lane].url}/metrics`, 'pqr_http_request_duration_seconds')).map(({ labels, count }) => `${labels.method} ${labels.route} ${labels.status} ${count}`).sort();
+      (await histogramCounts(`${servers[lane].url}/metrics`, 'pqr_http_request_duration_seconds'))
+        .map(({ labels, count }) => `${labels.method} ${labels.route} ${labels.status} ${count}`)
+        .sort();
     expect(await latency('on')).toEqual(await latency('off'));
 
     // Taken (13): the first QR code, the three plain ones, the keyed one, its replay and its reuse, the differing keys and
@@ -141,7 +192,12 @@ describe('the hot routes', () => {
   it('answer a body that does not arrive in time as Express does: 408, connection closed', async () => {
     const answers: Record<'on' | 'off', unknown> = { on: null, off: null };
     for (const lane of ['on', 'off'] as const) {
-      const head = requestHead('POST', '/Thai/v1/qr-codes', { authorization: `Bearer ${keys[lane]}`, 'content-type': 'application/json', 'content-length': 40, connection: 'keep-alive' });
+      const head = requestHead('POST', '/Thai/v1/qr-codes', {
+        authorization: `Bearer ${keys[lane]}`,
+        'content-type': 'application/json',
+        'content-length': 40,
+        connection: 'keep-alive',
+      });
       const answer: RawAnswer = await rawExchange(servers[lane].url, `${head}{`); // resolves once the server has closed the connection
       const { date: _date, 'request-id': requestId, ...headers } = answer.headers;
       expect(JSON.parse(answer.body).error).toMatchObject({ code: 'request_timeout', request_id: requestId });

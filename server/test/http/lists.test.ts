@@ -70,14 +70,23 @@ describe('GET /Thai/v1/transactions', () => {
     expect(res.body.transactions[0].refund_id).toMatch(/^rfd_/);
   });
 
-  it.each(['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'status=done', 'type=withdrawal', 'start_date=yesterday', 'end_date=2026-13-01', 'start_date=2026-11-20&end_date=2026-11-19', 'colour=red', 'limit=1&limit=2'])(
-    'answers %s with 400 invalid_parameters',
-    async (query) => {
-      const res = await api.get(`/Thai/v1/transactions?${query}`);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'invalid_parameters', type: 'validation_error' });
-    },
-  );
+  it.each([
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'offset=-1',
+    'status=done',
+    'type=withdrawal',
+    'start_date=yesterday',
+    'end_date=2026-13-01',
+    'start_date=2026-11-20&end_date=2026-11-19',
+    'colour=red',
+    'limit=1&limit=2',
+  ])('answers %s with 400 invalid_parameters', async (query) => {
+    const res = await api.get(`/Thai/v1/transactions?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_parameters', type: 'validation_error' });
+  });
 });
 
 describe('GET /Thai/v1/payments', () => {

@@ -27,9 +27,19 @@ const transactionOf = async (paymentId: string) => {
 describe('payment state machine through the test helpers', () => {
   it('pending -> succeeded sets completed_at and fills payer details the merchant left empty', async () => {
     const id = await pendingPayment({ client_name: 'Given Name' });
-    const res = await api.post(`/Thai/v1/test/payments/${id}/succeed`, { client_name: 'Bank Name', client_bank_name: 'KBank', client_bank_account: '123-4-56789-0' });
+    const res = await api.post(`/Thai/v1/test/payments/${id}/succeed`, {
+      client_name: 'Bank Name',
+      client_bank_name: 'KBank',
+      client_bank_account: '123-4-56789-0',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'succeeded', client_name: 'Given Name', client_bank_name: 'KBank', client_bank_account: '123-4-56789-0', completed_at: clock.now().toISOString() });
+    expect(res.body).toMatchObject({
+      status: 'succeeded',
+      client_name: 'Given Name',
+      client_bank_name: 'KBank',
+      client_bank_account: '123-4-56789-0',
+      completed_at: clock.now().toISOString(),
+    });
     expect(await transactionOf(id)).toMatchObject([{ type: 'payment', status: 'succeeded', amount: 50000 }]);
   });
 

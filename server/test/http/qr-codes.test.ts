@@ -48,7 +48,15 @@ describe('POST /Thai/v1/qr-codes', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('request-id')).toMatch(/^req_/);
     const qr = res.body;
-    expect(qr).toMatchObject({ amount: 150000, currency: 'THB', reference: 'ORDER-1001', status: 'pending', metadata: { order_id: 'A-1' }, client_name: 'Somchai', client_bank_name: null });
+    expect(qr).toMatchObject({
+      amount: 150000,
+      currency: 'THB',
+      reference: 'ORDER-1001',
+      status: 'pending',
+      metadata: { order_id: 'A-1' },
+      client_name: 'Somchai',
+      client_bank_name: null,
+    });
     expect(qr.qr_code_id).toMatch(/^qr_[0-9a-f]{32}$/);
     expect(qr.payment_id).toMatch(/^pay_/);
     expect(qr.qr_image_url).toBe(`${server.url}/Thai/qr-codes/${qr.qr_code_id}/image`);
@@ -56,7 +64,15 @@ describe('POST /Thai/v1/qr-codes', () => {
 
     const payment = await api.get(`/Thai/v1/payments/${qr.payment_id}`);
     expect(payment.status).toBe(200);
-    expect(payment.body).toMatchObject({ payment_id: qr.payment_id, qr_code_id: qr.qr_code_id, status: 'pending', amount: 150000, refunded_amount: 0, card: null, metadata: { order_id: 'A-1' } });
+    expect(payment.body).toMatchObject({
+      payment_id: qr.payment_id,
+      qr_code_id: qr.qr_code_id,
+      status: 'pending',
+      amount: 150000,
+      refunded_amount: 0,
+      card: null,
+      metadata: { order_id: 'A-1' },
+    });
   });
 
   it('puts a PromptPay payload in qr_data that an independent parser accepts, checksum included', async () => {
@@ -69,7 +85,7 @@ describe('POST /Thai/v1/qr-codes', () => {
     expect(body.qr_data.startsWith('000201010212')).toBe(true);
   });
 
-  it("names a PromptPay proxy no bank can hold for a test merchant, unless the operator gave it a PromptPay id of its own", async () => {
+  it('names a PromptPay proxy no bank can hold for a test merchant, unless the operator gave it a PromptPay id of its own', async () => {
     // The default test merchant: created, as by `merchants create` without --promptpay-id, with no account of its own.
     const { body } = await api.post('/Thai/v1/qr-codes', order);
     expect(parse(body.qr_data, true)!.getTagValue('29', '01')).toBe('0066000000000');
@@ -119,23 +135,32 @@ describe('POST /Thai/v1/qr-codes', () => {
     }
   });
 
-  it.each([[undefined], ['one-statement-key']])('writes the QR code, payment, transaction and event in one statement (Idempotency-Key %s)', async (idempotencyKey) => {
-    const { knex } = server.running.runtime.db;
-    await api.get('/Thai/v1/transactions?limit=1'); // the merchant's key is known from here on
-    const statements = await recordingStatements(knex, () => api.post('/Thai/v1/qr-codes', order, { idempotencyKey }));
-    const res = statements.result;
-    expect(res.status).toBe(200);
-    expect(statements).toHaveLength(1);
-    expect(statements[0]).toMatch(/^WITH gate AS/);
-    const paymentId: string = res.body.payment_id;
-    const written = await Promise.all([knex('payments').where({ id: paymentId }), knex('qr_codes').where({ payment_id: paymentId }), knex('transactions').where({ payment_id: paymentId })]);
-    expect(written.map((rows) => rows.length)).toEqual([1, 1, 1]);
-    const events = await knex('events').whereRaw("payload::jsonb -> 'data' ->> 'payment_id' = ?", [res.body.payment_id]).select('kind');
-    expect(events).toEqual([{ kind: 'payment.pending' }]);
-  });
+  it.each([[undefined], ['one-statement-key']])(
+    'writes the QR code, payment, transaction and event in one statement (Idempotency-Key %s)',
+    async (idempotencyKey) => {
+      const { knex } = server.running.runtime.db;
+      await api.get('/Thai/v1/transactions?limit=1'); // the merchant's key is known from here on
+      const statements = await recordingStatements(knex, () => api.post('/Thai/v1/qr-codes', order, { idempotencyKey }));
+      const res = statements.result;
+      expect(res.status).toBe(200);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/^WITH gate AS/);
+      const paymentId: string = res.body.payment_id;
+      const written = await Promise.all([
+        knex('payments').where({ id: paymentId }),
+        knex('qr_codes').where({ payment_id: paymentId }),
+        knex('transactions').where({ payment_id: paymentId }),
+      ]);
+      expect(written.map((rows) => rows.length)).toEqual([1, 1, 1]);
+      const events = await knex('events').whereRaw("payload::jsonb -> 'data' ->> 'payment_id' = ?", [res.body.payment_id]).select('kind');
+      expect(events).toEqual([{ kind: 'payment.pending' }]);
+    },
+  );
 
   it('keeps __proto__ metadata keys as plain data', async () => {
-    const res = await api.post('/Thai/v1/qr-codes', undefined, { rawBody: '{"amount":15000,"currency":"THB","metadata":{"__proto__":{"admin":true},"constructor":"x"}}' });
+    const res = await api.post('/Thai/v1/qr-codes', undefined, {
+      rawBody: '{"amount":15000,"currency":"THB","metadata":{"__proto__":{"admin":true},"constructor":"x"}}',
+    });
     expect(res.status).toBe(200);
     expect(res.text).toContain('"__proto__":{"admin":true}');
     const payment = await api.get(`/Thai/v1/payments/${res.body.payment_id}`);

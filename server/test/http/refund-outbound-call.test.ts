@@ -37,7 +37,8 @@ afterAll(() => server.stop());
 
 const newMerchant = async () => apiClient(server.url, await server.merchant());
 const paymentOf = async (shop: ApiClient, id: string) => (await shop.get(`/Thai/v1/payments/${id}`)).body;
-const eventKinds = async (shop: ApiClient) => ((await shop.get('/Thai/v1/events?limit=100')).body.events as { event: string }[]).map((e) => e.event).filter((kind) => kind.startsWith('refund.'));
+const eventKinds = async (shop: ApiClient) =>
+  ((await shop.get('/Thai/v1/events?limit=100')).body.events as { event: string }[]).map((e) => e.event).filter((kind) => kind.startsWith('refund.'));
 
 describe('the customer bank is called with no row lock held', { timeout: 30_000 }, () => {
   it('while it holds one refund, refunds needing the same payment row and the same balance row complete', async () => {

@@ -56,7 +56,11 @@ describe('the bank callback token never appears in a log line', () => {
 
   it('nor does a wrong token, a wrong method, a body in another encoding or a stalled body', async () => {
     const answers = [
-      await fetch(`${server.url}/bank/scb/confirmations/${TOKEN.slice(0, -1)}x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await fetch(`${server.url}/bank/scb/confirmations/${TOKEN.slice(0, -1)}x`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
       await fetch(callbackUrlOf(server.url), { method: 'GET' }),
       await fetch(callbackUrlOf(server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{}' }),
       await fetch(`${callbackUrlOf(server.url)}?${TOKEN}=1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }),
@@ -65,7 +69,10 @@ describe('the bank callback token never appears in a log line', () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(await logLineOf(res.headers.get('request-id')!)).toMatchObject({ path: '/bank/scb/confirmations/***' });
     }
-    const stalled = await rawExchange(server.url, requestHead('POST', `/bank/scb/confirmations/${TOKEN}`, { 'content-type': 'application/json', 'content-length': 10, connection: 'keep-alive' }) + '{');
+    const stalled = await rawExchange(
+      server.url,
+      requestHead('POST', `/bank/scb/confirmations/${TOKEN}`, { 'content-type': 'application/json', 'content-length': 10, connection: 'keep-alive' }) + '{',
+    );
     expect(stalled.status).toBe(408);
     expect(await logLineOf(stalled.headers['request-id']!)).toMatchObject({ path: '/bank/scb/confirmations/***', status: 408 });
     expect(lines.join('\n')).not.toContain(TOKEN);

@@ -92,7 +92,7 @@ describe('API key rotation', () => {
     await expect(revokeApiKey(services(), merchant.id, merchant.apiKey.slice(-4))).rejects.toThrow(/no unrevoked key ending/);
   });
 
-  it('keeps each key\'s last use, written in batches, and lists keys without the key itself', async () => {
+  it("keeps each key's last use, written in batches, and lists keys without the key itself", async () => {
     const merchant = await home.merchant();
     clock.advance(1);
     const unused = await rollApiKey(services(), merchant.id, 86_400_000);

@@ -19,18 +19,51 @@ describe('npm run cli: names given to --name and --account-name', { timeout: 180
     const long = await cli.exit(['merchants', 'create', '--name', 'ก'.repeat(101)]);
     expect(long.code).toBe(1);
     expect(long.stderr).toMatch(/--name must be at most 100 characters \(it has 101\)/);
-    const badAccount = await cli.exit(['merchants', 'create', '--name', 'Noodle Shop', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'Noodle\nShop']);
+    const badAccount = await cli.exit([
+      'merchants',
+      'create',
+      '--name',
+      'Noodle Shop',
+      '--bank-code',
+      '014',
+      '--account-number',
+      '1234567890',
+      '--account-name',
+      'Noodle\nShop',
+    ]);
     expect(badAccount.code).toBe(1);
     expect(badAccount.stderr).toMatch(/account name must not hold control characters/);
 
     const created = await cli.run(['merchants', 'create', '--name', 'ก'.repeat(100), '--json']);
     const merchantId = JSON.parse(created.stdout).merchant_id as string;
     for (const accountName of ['x'.repeat(101), 'Tab\there', '\u202Eevil']) {
-      const refused = await cli.exit(['merchants', 'payout-account', '--merchant', merchantId, '--bank-code', '014', '--account-number', '1234567890', '--account-name', accountName]);
+      const refused = await cli.exit([
+        'merchants',
+        'payout-account',
+        '--merchant',
+        merchantId,
+        '--bank-code',
+        '014',
+        '--account-number',
+        '1234567890',
+        '--account-name',
+        accountName,
+      ]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/account name must/);
     }
-    const set = await cli.exit(['merchants', 'payout-account', '--merchant', merchantId, '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'y'.repeat(100)]);
+    const set = await cli.exit([
+      'merchants',
+      'payout-account',
+      '--merchant',
+      merchantId,
+      '--bank-code',
+      '014',
+      '--account-number',
+      '1234567890',
+      '--account-name',
+      'y'.repeat(100),
+    ]);
     expect(set.code).toBe(0);
 
     const runtime = await openRuntime(loadConfig({ ...cli.env, LOG_LEVEL: 'silent' }));

@@ -33,7 +33,11 @@ beforeAll(async () => {
   const url = `postgres://postgres@${second.label},${first.label}/${DATABASE}?application_name=pqr-failover-test`;
   service = await startTestServer({ env: { DATABASE_URL: url } });
   api = apiClient(service.url, await service.merchant({ payoutAccount: { bankCode: '014', accountNumber: '1234567890', accountName: 'Failover shop' } }));
-  stopListening = await listen(url, 'failover_test', { onNotify: (payload) => heard.push(payload), onListening: () => void listening++, onError: () => undefined });
+  stopListening = await listen(url, 'failover_test', {
+    onNotify: (payload) => heard.push(payload),
+    onListening: () => void listening++,
+    onError: () => undefined,
+  });
 }, SLOW);
 
 afterAll(async () => {
@@ -105,79 +109,103 @@ describe('DATABASE_URL with several hosts (a primary and its streaming standby)'
     await until('the NOTIFY to be heard', () => heard.includes('on the primary'));
   });
 
-  it('never answers 2xx for a write whose COMMIT was not confirmed, and a retry with the same key applies it once', async () => {
-    const payable = await newQrCode();
-    expect(payable.status).toBe(200);
-    await commitsWaitForNobody(first, true);
-    try {
-      // The one-statement QR write, and a completion in a transaction: each COMMIT waits, then its connection is cut.
-      const reference = newReference();
-      const created = newQrCode(reference);
-      await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE)]);
-      expectEnvelope(await created, 503, 'service_unavailable');
+  it(
+    'never answers 2xx for a write whose COMMIT was not confirmed, and a retry with the same key applies it once',
+    async () => {
+      const payable = await newQrCode();
+      expect(payable.status).toBe(200);
+      await commitsWaitForNobody(first, true);
+      try {
+        // The one-statement QR write, and a completion in a transaction: each COMMIT waits, then its connection is cut.
+        const reference = newReference();
+        const created = newQrCode(reference);
+        await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE)]);
+        expectEnvelope(await created, 503, 'service_unavailable');
 
-      const completed = api.post(`/Thai/v1/test/payments/${payable.body.payment_id}/succeed`, undefined, { idempotencyKey: `succeed-${reference}` });
-      await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE)]);
-      expectEnvelope(await completed, 503, 'service_unavailable');
+        const completed = api.post(`/Thai/v1/test/payments/${payable.body.payment_id}/succeed`, undefined, { idempotencyKey: `succeed-${reference}` });
+        await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE)]);
+        expectEnvelope(await completed, 503, 'service_unavailable');
 
-      await commitsWaitForNobody(first, false);
-      // Committed locally although not confirmed: the retry finds the first attempt's work, and repeats nothing.
-      const retried = await newQrCode(reference);
-      expect(retried.status).toBe(200);
-      expect(await paymentsOn(first, reference)).toBe(1);
-      const completedAgain = await api.post(`/Thai/v1/test/payments/${payable.body.payment_id}/succeed`, undefined, { idempotencyKey: `succeed-${reference}` });
-      expect(completedAgain.status).toBe(200);
-      const entries = await first.query<{ n: number }>("SELECT count(*)::int AS n FROM balance_transactions WHERE source_id = $1 AND type = 'payment'", [payable.body.payment_id], DATABASE);
-      expect(entries[0]!.n).toBe(1);
-    } finally {
-      await commitsWaitForNobody(first, false);
-    }
-  }, SLOW);
+        await commitsWaitForNobody(first, false);
+        // Committed locally although not confirmed: the retry finds the first attempt's work, and repeats nothing.
+        const retried = await newQrCode(reference);
+        expect(retried.status).toBe(200);
+        expect(await paymentsOn(first, reference)).toBe(1);
+        const completedAgain = await api.post(`/Thai/v1/test/payments/${payable.body.payment_id}/succeed`, undefined, {
+          idempotencyKey: `succeed-${reference}`,
+        });
+        expect(completedAgain.status).toBe(200);
+        const entries = await first.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM balance_transactions WHERE source_id = $1 AND type = 'payment'",
+          [payable.body.payment_id],
+          DATABASE,
+        );
+        expect(entries[0]!.n).toBe(1);
+      } finally {
+        await commitsWaitForNobody(first, false);
+      }
+    },
+    SLOW,
+  );
 
-  it('answers 503 while no host takes writes, then follows the promoted standby', async () => {
-    const before = await newQrCode();
-    expect(before.status).toBe(200);
-    await first.stop('immediate');
+  it(
+    'answers 503 while no host takes writes, then follows the promoted standby',
+    async () => {
+      const before = await newQrCode();
+      expect(before.status).toBe(200);
+      await first.stop('immediate');
 
-    const refused: string[] = [];
-    for (let i = 0; i < 3; i++) {
+      const refused: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const reference = newReference();
+        expectEnvelope(await newQrCode(reference), 503, 'service_unavailable');
+        refused.push(reference);
+      }
+      expectEnvelope(await api.get('/readyz'), 503, 'service_unavailable');
+
+      await second.promote();
+      const after = await newQrCode();
+      expect(after.status).toBe(200);
+      expect((await api.get('/readyz')).body).toEqual({ status: 'ready', primary: second.label });
+      expect((await api.get(`/Thai/v1/payments/${before.body.payment_id}`)).status).toBe(200);
+      for (const reference of refused) expect(await paymentsOn(second, reference)).toBe(0);
+      await until('LISTEN to start again on the new primary', () => listening === 2);
+      await second.query("NOTIFY failover_test, 'on the new primary'", [], DATABASE);
+      await until('the NOTIFY to be heard', () => heard.includes('on the new primary'));
+    },
+    SLOW,
+  );
+
+  it(
+    'answers 503 when its primary turns read-only in place, and moves at once to a standby promoted meanwhile',
+    async () => {
+      // The old primary comes back as the standby of the new one.
+      first = await workspace.standbyOf(second, first);
+      // Several pooled connections to the primary, all of which must be given up after the first read-only answer.
+      await until('two pooled connections to the primary', async () => {
+        await Promise.all(Array.from({ length: 6 }, () => api.get('/Thai/v1/payments?limit=1')));
+        const [row] = await second.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'pqr-failover-test'",
+          [DATABASE],
+        );
+        return (row?.n ?? 0) >= 2;
+      });
+
+      await second.query('ALTER SYSTEM SET default_transaction_read_only = on');
+      await second.query('SELECT pg_reload_conf()');
+      await until(
+        'new sessions to be read-only',
+        async () => (await second.query<{ r: string }>("SELECT current_setting('default_transaction_read_only') AS r"))[0]?.r === 'on',
+      );
       const reference = newReference();
       expectEnvelope(await newQrCode(reference), 503, 'service_unavailable');
-      refused.push(reference);
-    }
-    expectEnvelope(await api.get('/readyz'), 503, 'service_unavailable');
 
-    await second.promote();
-    const after = await newQrCode();
-    expect(after.status).toBe(200);
-    expect((await api.get('/readyz')).body).toEqual({ status: 'ready', primary: second.label });
-    expect((await api.get(`/Thai/v1/payments/${before.body.payment_id}`)).status).toBe(200);
-    for (const reference of refused) expect(await paymentsOn(second, reference)).toBe(0);
-    await until('LISTEN to start again on the new primary', () => listening === 2);
-    await second.query("NOTIFY failover_test, 'on the new primary'", [], DATABASE);
-    await until('the NOTIFY to be heard', () => heard.includes('on the new primary'));
-  }, SLOW);
-
-  it('answers 503 when its primary turns read-only in place, and moves at once to a standby promoted meanwhile', async () => {
-    // The old primary comes back as the standby of the new one.
-    first = await workspace.standbyOf(second, first);
-    // Several pooled connections to the primary, all of which must be given up after the first read-only answer.
-    await until('two pooled connections to the primary', async () => {
-      await Promise.all(Array.from({ length: 6 }, () => api.get('/Thai/v1/payments?limit=1')));
-      const [row] = await second.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'pqr-failover-test'", [DATABASE]);
-      return (row?.n ?? 0) >= 2;
-    });
-
-    await second.query('ALTER SYSTEM SET default_transaction_read_only = on');
-    await second.query('SELECT pg_reload_conf()');
-    await until('new sessions to be read-only', async () => (await second.query<{ r: string }>("SELECT current_setting('default_transaction_read_only') AS r"))[0]?.r === 'on');
-    const reference = newReference();
-    expectEnvelope(await newQrCode(reference), 503, 'service_unavailable');
-
-    await first.promote();
-    const movedReference = newReference();
-    expect((await newQrCode(movedReference)).status).toBe(200);
-    expect(await paymentsOn(first, movedReference)).toBe(1);
-    expect((await api.get('/readyz')).body).toEqual({ status: 'ready', primary: first.label });
-  }, SLOW);
+      await first.promote();
+      const movedReference = newReference();
+      expect((await newQrCode(movedReference)).status).toBe(200);
+      expect(await paymentsOn(first, movedReference)).toBe(1);
+      expect((await api.get('/readyz')).body).toEqual({ status: 'ready', primary: first.label });
+    },
+    SLOW,
+  );
 });

@@ -63,7 +63,20 @@ describe('going live from the quick start (README, "Going live")', { timeout: 18
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--live needs BANK=scb/);
     const created = await cli.run(
-      ['merchants', 'create', '--name', 'My Shop', '--live', '--bank-code', '004', '--account-number', '1234567890', '--account-name', 'My Shop Co., Ltd.', '--json'],
+      [
+        'merchants',
+        'create',
+        '--name',
+        'My Shop',
+        '--live',
+        '--bank-code',
+        '004',
+        '--account-number',
+        '1234567890',
+        '--account-name',
+        'My Shop Co., Ltd.',
+        '--json',
+      ],
       bankEnv,
     );
     const liveKey = JSON.parse(created.stdout).api_key as string;

@@ -63,7 +63,8 @@ describe('GET /metrics (METRICS=on)', () => {
     await api.get('/v1/refunds/rfd_unknown'); // Express, an error answered after routing
     const after = await histogramCounts(`${server.url}/metrics`, histogram);
     const moved = (labels: Record<string, string>) => {
-      const same = (other: Record<string, string>) => Object.keys(other).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => other[k] === v);
+      const same = (other: Record<string, string>) =>
+        Object.keys(other).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => other[k] === v);
       const count = (series: typeof after) => series.find((s) => same(s.labels))?.count ?? 0;
       return count(after) - count(before);
     };
@@ -76,7 +77,7 @@ describe('GET /metrics (METRICS=on)', () => {
     expect(after.every((s) => Object.keys(s.labels).sort().join() === 'method,route,status')).toBe(true);
   });
 
-  it('shows the webhook backlog: pending deliveries, the oldest one\'s age, and attempts by outcome', async () => {
+  it("shows the webhook backlog: pending deliveries, the oldest one's age, and attempts by outcome", async () => {
     const api = apiClient(server.url, await server.merchant());
     await subscribe(api, receiver, '/metrics-hook', ['payment.pending']);
     await deliverDueWebhooks(server.running.runtime.services); // whatever earlier tests left due
@@ -93,7 +94,10 @@ describe('GET /metrics (METRICS=on)', () => {
     const delivered = await scrapeApiPort();
     expect(valueOf(delivered, 'pqr_webhook_deliveries_pending')).toBe(0);
     expect(valueOf(delivered, 'pqr_webhook_oldest_pending_delivery_age_seconds')).toBe(0);
-    expect(valueOf(delivered, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' }) - valueOf(waiting, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
+    expect(
+      valueOf(delivered, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' }) -
+        valueOf(waiting, 'pqr_webhook_delivery_attempts_total', { outcome: 'delivered' }),
+    ).toBe(1);
     expect(receiver.at('/metrics-hook')).toHaveLength(1);
   });
 

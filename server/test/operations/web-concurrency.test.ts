@@ -17,7 +17,11 @@ afterAll(async () => {
 /** The server processes the primary keeps running (its children). */
 const serversOf = (primary: Child): number[] => {
   try {
-    return execFileSync('pgrep', ['-P', String(primary.process.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number).sort();
+    return execFileSync('pgrep', ['-P', String(primary.process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+      .sort();
   } catch {
     return []; // pgrep exits 1 when there is none
   }
@@ -54,10 +58,18 @@ describe(postgresUrl ? 'WEB_CONCURRENCY on PostgreSQL' : 'WEB_CONCURRENCY on the
     cleanups.push(() => primary.stop(1_000));
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, primary);
 
-    const first = await until('three server processes', () => serversOf(primary), (pids) => pids.length === 3);
+    const first = await until(
+      'three server processes',
+      () => serversOf(primary),
+      (pids) => pids.length === 3,
+    );
     const victim = first[0]!;
     process.kill(victim, 'SIGKILL');
-    const replaced = await until('a replacement', () => serversOf(primary), (pids) => pids.length === 3 && !pids.includes(victim));
+    const replaced = await until(
+      'a replacement',
+      () => serversOf(primary),
+      (pids) => pids.length === 3 && !pids.includes(victim),
+    );
     expect(replaced.filter((pid) => first.includes(pid))).toHaveLength(2);
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, primary);
 

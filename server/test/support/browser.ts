@@ -8,7 +8,9 @@ import { chromium as playwright, type Browser, type BrowserContext, type Page } 
 /** Screenshots land here (git-ignored), for people to look at; tests never compare them. */
 export const SCREENSHOTS_DIR = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
 
-const chromiumPackage = createRequire(import.meta.url).resolve('@sparticuz/chromium').replace(/\/build\/.*$/, '/package.json');
+const chromiumPackage = createRequire(import.meta.url)
+  .resolve('@sparticuz/chromium')
+  .replace(/\/build\/.*$/, '/package.json');
 const chromiumVersion = (JSON.parse(readFileSync(chromiumPackage, 'utf8')) as { version: string }).version;
 
 /**
@@ -35,7 +37,14 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** A phone-sized context, as most customers open a checkout page. */
 export const mobileContext = (browser: Browser, options: { locale?: string; javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> =>
-  browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: options.locale ?? 'th-TH', javaScriptEnabled: options.javaScriptEnabled ?? true });
+  browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: options.locale ?? 'th-TH',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
 
 /** Every URL the page asks for (documents, scripts, fonts, images, streams), and every console error or CSP refusal. */
 export function recordTraffic(page: Page): { requests: string[]; errors: string[] } {

@@ -22,7 +22,10 @@ export function valueOf(families: MetricFamily[], name: string, labels: Record<s
  */
 export async function histogramCounts(url: string, name: string): Promise<{ labels: Record<string, string>; count: number }[]> {
   const text = await (await fetch(url)).text();
-  const untyped = text.split('\n').filter((line) => line !== `# TYPE ${name} histogram`).join('\n');
+  const untyped = text
+    .split('\n')
+    .filter((line) => line !== `# TYPE ${name} histogram`)
+    .join('\n');
   return parsePrometheusTextFormat(untyped)
     .filter((family) => family.name === `${name}_count`)
     .flatMap((family) => family.metrics.map((sample) => ({ labels: sample.labels ?? {}, count: Number(sample.value) })));

@@ -44,13 +44,21 @@ export async function operatorCli(prefix: string, options: { embedded?: boolean 
     env.DATABASE_URL = url.toString();
   }
   const runCli = async (args: string[], extra: Record<string, string> = {}): Promise<CliResult> => {
-    const { stdout, stderr } = await run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env, ...extra } });
+    const { stdout, stderr } = await run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env, ...extra },
+    });
     return { code: 0, stdout, stderr };
   };
   return {
     env,
     run: runCli,
-    exit: (args, extra) => runCli(args, extra).catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr })),
+    exit: (args, extra) =>
+      runCli(args, extra).catch((error: { code: number; stdout: string; stderr: string }) => ({
+        code: error.code,
+        stdout: error.stdout,
+        stderr: error.stderr,
+      })),
     async drop() {
       if (postgres) await admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
     },

@@ -83,7 +83,22 @@ export function postgresWorkspace(): PostgresWorkspace {
     async standbyOf(upstream, reuse) {
       if (reuse) servers.splice(servers.indexOf(reuse), 1);
       const data = join(dir, `data${++count}`);
-      await asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(upstream.port), '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+      await asPostgres('pg_basebackup', [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(upstream.port),
+        '-U',
+        'postgres',
+        '-D',
+        data,
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+        '--no-sync',
+      ]);
       const made = server(data, reuse?.port ?? (await freePort()));
       await made.start();
       await until(`the standby on ${made.label} streams from ${upstream.label}`, async () => {

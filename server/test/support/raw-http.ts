@@ -35,5 +35,7 @@ export function rawExchange(baseUrl: string, request: string): Promise<RawAnswer
 /** The head of a request, `Connection: close` unless `headers` say otherwise. */
 export function requestHead(method: string, path: string, headers: Record<string, string | number> = {}): string {
   const all = { host: '127.0.0.1', connection: 'close', ...headers };
-  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n`;
+  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n')}\r\n\r\n`;
 }

@@ -62,35 +62,37 @@ export async function startReceiver(): Promise<Receiver> {
   const endpoints = new Map<string, { secret?: string; answer: Answer }>();
   let connections = 0;
 
-  const server: Server = createServer(handled(async (req, res) => {
-    const body = await readBody(req);
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const endpoint = endpoints.get(path);
-    let payload: unknown = null;
-    try {
-      payload = JSON.parse(body);
-    } catch {
-      // recorded as received; the test's assertions on payload fail
-    }
-    const delivery: ReceivedDelivery = {
-      path,
-      id: String(req.headers['webhook-id'] ?? ''),
-      timestamp: String(req.headers['webhook-timestamp'] ?? ''),
-      headers: req.headers,
-      body,
-      payload,
-      verified: verify(endpoint?.secret, body, req),
-      answered: 0,
-    };
-    deliveries.push(delivery);
-    const nth = deliveries.filter((d) => d.path === path && d.id === delivery.id).length;
-    const answer = await (endpoint?.answer ?? (() => 200))(delivery, nth);
-    if (answer === 'hang') return; // never answers; closed when the receiver closes
-    delivery.answered = answer;
-    res.statusCode = answer;
-    if (answer >= 300 && answer < 400) res.setHeader('location', `${origin}/redirected`);
-    res.end('ok');
-  }));
+  const server: Server = createServer(
+    handled(async (req, res) => {
+      const body = await readBody(req);
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const endpoint = endpoints.get(path);
+      let payload: unknown = null;
+      try {
+        payload = JSON.parse(body);
+      } catch {
+        // recorded as received; the test's assertions on payload fail
+      }
+      const delivery: ReceivedDelivery = {
+        path,
+        id: String(req.headers['webhook-id'] ?? ''),
+        timestamp: String(req.headers['webhook-timestamp'] ?? ''),
+        headers: req.headers,
+        body,
+        payload,
+        verified: verify(endpoint?.secret, body, req),
+        answered: 0,
+      };
+      deliveries.push(delivery);
+      const nth = deliveries.filter((d) => d.path === path && d.id === delivery.id).length;
+      const answer = await (endpoint?.answer ?? (() => 200))(delivery, nth);
+      if (answer === 'hang') return; // never answers; closed when the receiver closes
+      delivery.answered = answer;
+      res.statusCode = answer;
+      if (answer >= 300 && answer < 400) res.setHeader('location', `${origin}/redirected`);
+      res.end('ok');
+    }),
+  );
   server.on('connection', () => void connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

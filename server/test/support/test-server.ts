@@ -79,7 +79,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });
-  const running = await startServer(config, { clock: options.clock, bank: options.bank, validateResponses: options.validateResponses ?? true, backgroundJobs: options.backgroundJobs, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const running = await startServer(config, {
+    clock: options.clock,
+    bank: options.bank,
+    validateResponses: options.validateResponses ?? true,
+    backgroundJobs: options.backgroundJobs,
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  });
   return {
     url: running.url,
     running,

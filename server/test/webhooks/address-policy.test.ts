@@ -7,12 +7,26 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toBe('public');
   });
 
-  it.each(['127.0.0.1', '127.255.255.254', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.1.1', '100.64.0.1', '100.127.255.254', '::1', 'fc00::1', 'fd12:3456::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:192.168.1.1'])(
-    '%s is private (allowed only for development)',
-    (address) => {
-      expect(classifyAddress(address)).toBe('private');
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '169.254.1.1',
+    '100.64.0.1',
+    '100.127.255.254',
+    '::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:192.168.1.1',
+  ])('%s is private (allowed only for development)', (address) => {
+    expect(classifyAddress(address)).toBe('private');
+  });
 
   it.each([
     '0.0.0.0',
@@ -62,8 +76,12 @@ describe('webhookUrlGuard', () => {
   });
 
   it('refuses a host when any one of its addresses is not public', async () => {
-    await expect(guard({ 'mixed.example': ['93.184.215.14', '10.0.0.5'] }).assertDeliverable('https://mixed.example/hook')).rejects.toMatchObject({ code: 'invalid_url' });
-    await expect(guard({ 'inside.example': ['::ffff:127.0.0.1'] }).assertDeliverable('https://inside.example/hook')).rejects.toMatchObject({ code: 'invalid_url' });
+    await expect(guard({ 'mixed.example': ['93.184.215.14', '10.0.0.5'] }).assertDeliverable('https://mixed.example/hook')).rejects.toMatchObject({
+      code: 'invalid_url',
+    });
+    await expect(guard({ 'inside.example': ['::ffff:127.0.0.1'] }).assertDeliverable('https://inside.example/hook')).rejects.toMatchObject({
+      code: 'invalid_url',
+    });
   });
 
   it('refuses a host that does not resolve, or whose lookup fails or hangs', async () => {
@@ -88,8 +106,16 @@ describe('webhookUrlGuard', () => {
 
   it('uses the system resolver by default: localhost is loopback, .invalid does not resolve', async () => {
     const strict = webhookUrlGuard({ allowPrivate: false });
-    await expect(strict.assertDeliverable('https://localhost/hook')).rejects.toMatchObject({ code: 'invalid_url', message: expect.stringMatching(/not public/) });
-    await expect(strict.assertDeliverable('https://no-such-host.invalid/hook')).rejects.toMatchObject({ code: 'invalid_url', message: expect.stringMatching(/does not resolve/) });
-    await expect(webhookUrlGuard({ allowPrivate: true }).assertDeliverable('http://localhost:9/hook')).resolves.toMatchObject({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+    await expect(strict.assertDeliverable('https://localhost/hook')).rejects.toMatchObject({
+      code: 'invalid_url',
+      message: expect.stringMatching(/not public/),
+    });
+    await expect(strict.assertDeliverable('https://no-such-host.invalid/hook')).rejects.toMatchObject({
+      code: 'invalid_url',
+      message: expect.stringMatching(/does not resolve/),
+    });
+    await expect(webhookUrlGuard({ allowPrivate: true }).assertDeliverable('http://localhost:9/hook')).resolves.toMatchObject({
+      address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+    });
   });
 });

@@ -11,7 +11,14 @@ let server: TestServer;
 let receiver: Receiver;
 let queue: DeliveryQueue;
 const later = (ms: number) => new Date(Date.now() + ms);
-const delivered = (at: Date): AttemptResult => ({ status: 'delivered', lastResponseStatus: 200, lastError: null, nextAttemptAt: null, deliveredAt: at, disableWebhook: false });
+const delivered = (at: Date): AttemptResult => ({
+  status: 'delivered',
+  lastResponseStatus: 200,
+  lastError: null,
+  nextAttemptAt: null,
+  deliveredAt: at,
+  disableWebhook: false,
+});
 
 beforeAll(async () => {
   [server, receiver] = await Promise.all([startTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } }), startReceiver()]);
@@ -68,11 +75,23 @@ describe('DeliveryQueue', () => {
     const { api, webhookId } = await merchantWithDeliveries(1);
     const [claimed] = await queue.claimDue(later(0), 10, 60_000);
     const retryAt = later(5_000);
-    const retry: AttemptResult = { status: 'pending', lastResponseStatus: 500, lastError: 'The endpoint answered 500.', nextAttemptAt: retryAt, deliveredAt: null, disableWebhook: false };
+    const retry: AttemptResult = {
+      status: 'pending',
+      lastResponseStatus: 500,
+      lastError: 'The endpoint answered 500.',
+      nextAttemptAt: retryAt,
+      deliveredAt: null,
+      disableWebhook: false,
+    };
     expect(await queue.recordAttempt(claimed!, retry)).toEqual(retry);
     expect(await queue.nextDueAt()).toEqual(retryAt);
     expect(await queue.claimDue(later(4_000), 10, 60_000)).toEqual([]);
-    expect((await deliveriesOf(api, webhookId))[0]).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 500, next_attempt_at: retryAt.toISOString() });
+    expect((await deliveriesOf(api, webhookId))[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_response_status: 500,
+      next_attempt_at: retryAt.toISOString(),
+    });
   });
 
   it('never claims deliveries of a deleted or disabled webhook, and marks them failed', async () => {
@@ -82,12 +101,24 @@ describe('DeliveryQueue', () => {
     expect((await gone.api.delete(`/Thai/v1/webhooks/${gone.webhookId}`)).status).toBe(200);
     const [claimed] = await queue.claimDue(later(0), 1, 60_000);
     expect(claimed?.webhookId).toBe(disabled.webhookId);
-    const gone410: AttemptResult = { status: 'failed', lastResponseStatus: 410, lastError: 'Gone', nextAttemptAt: null, deliveredAt: null, disableWebhook: true };
+    const gone410: AttemptResult = {
+      status: 'failed',
+      lastResponseStatus: 410,
+      lastError: 'Gone',
+      nextAttemptAt: null,
+      deliveredAt: null,
+      disableWebhook: true,
+    };
     await newPayment(disabled.api); // queued before the 410 lands: retired with the webhook
     expect(await queue.recordAttempt(claimed!, gone410)).toEqual(gone410);
     expect(await queue.claimDue(later(0), 10, 60_000)).toEqual([]);
     expect(await queue.nextDueAt()).toBeNull();
     const listed = await deliveriesOf(disabled.api, disabled.webhookId);
-    expect(listed.map((d) => [d.status, d.attempts, d.last_response_status])).toEqual(expect.arrayContaining([['failed', 1, 410], ['failed', 0, null]]));
+    expect(listed.map((d) => [d.status, d.attempts, d.last_response_status])).toEqual(
+      expect.arrayContaining([
+        ['failed', 1, 410],
+        ['failed', 0, null],
+      ]),
+    );
   });
 });

@@ -38,11 +38,20 @@ describe('settleAttempt', () => {
   });
 
   it('fails the delivery after the last attempt', () => {
-    expect(settleAttempt({ kind: 'answered', status: 503 }, 9, schedule, now)).toMatchObject({ status: 'failed', nextAttemptAt: null, lastResponseStatus: 503 });
+    expect(settleAttempt({ kind: 'answered', status: 503 }, 9, schedule, now)).toMatchObject({
+      status: 'failed',
+      nextAttemptAt: null,
+      lastResponseStatus: 503,
+    });
     expect(settleAttempt({ kind: 'no_answer', error: 'ECONNREFUSED' }, 3, [0, 200], now)).toMatchObject({ status: 'failed', nextAttemptAt: null });
   });
 
   it('fails the delivery and disables the webhook on 410 Gone, whatever attempts remain', () => {
-    expect(settleAttempt({ kind: 'answered', status: 410 }, 1, schedule, now)).toMatchObject({ status: 'failed', nextAttemptAt: null, lastResponseStatus: 410, disableWebhook: true });
+    expect(settleAttempt({ kind: 'answered', status: 410 }, 1, schedule, now)).toMatchObject({
+      status: 'failed',
+      nextAttemptAt: null,
+      lastResponseStatus: 410,
+      disableWebhook: true,
+    });
   });
 });

@@ -69,14 +69,31 @@ describe('events delivered to a subscribed webhook', () => {
     expect(refund.status).toBe(200);
     const delivery = await eventFor('/all', paymentId, 'refund.completed');
     expect(delivery.verified).toBe(true);
-    expect(delivery.payload.data).toMatchObject({ refund_id: refund.body.refund_id, payment_id: paymentId, amount: 5000, status: 'succeeded', reason: 'damaged', metadata: { refundable: true } });
+    expect(delivery.payload.data).toMatchObject({
+      refund_id: refund.body.refund_id,
+      payment_id: paymentId,
+      amount: 5000,
+      status: 'succeeded',
+      reason: 'damaged',
+      metadata: { refundable: true },
+    });
   });
 
   it('lists each delivery as delivered after one attempt with the answer status', async () => {
     const paymentId = await newPayment(api);
     const delivery = await eventFor('/all', paymentId, 'payment.pending');
-    const listed = await eventually(async () => (await deliveriesOf(api, all.webhookId)).find((d) => d.event_id === delivery.id && d.status === 'delivered'), 'delivered listing');
-    expect(listed).toMatchObject({ webhook_id: all.webhookId, event_type: 'payment.pending', attempts: 1, last_response_status: 200, last_error: null, next_attempt_at: null });
+    const listed = await eventually(
+      async () => (await deliveriesOf(api, all.webhookId)).find((d) => d.event_id === delivery.id && d.status === 'delivered'),
+      'delivered listing',
+    );
+    expect(listed).toMatchObject({
+      webhook_id: all.webhookId,
+      event_type: 'payment.pending',
+      attempts: 1,
+      last_response_status: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(listed.delivery_id).toMatch(/^whd_/);
     expect(listed.delivered_at).not.toBeNull();
   });

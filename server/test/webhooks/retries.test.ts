@@ -53,7 +53,10 @@ describe('retries', () => {
     await freshMerchant();
     const hook = await subscribe(api, receiver, '/broken', ['payment.pending'], () => 503);
     await newPayment(api);
-    const retrying = await eventually(async () => (await deliveriesOf(api, hook.webhookId)).find((d) => d.status === 'pending' && d.attempts >= 1 && d.last_response_status === 503), 'a delivery awaiting retry');
+    const retrying = await eventually(
+      async () => (await deliveriesOf(api, hook.webhookId)).find((d) => d.status === 'pending' && d.attempts >= 1 && d.last_response_status === 503),
+      'a delivery awaiting retry',
+    );
     expect(retrying.next_attempt_at).not.toBeNull();
     expect(retrying.last_error).toMatch(/503/);
     const failed = await settledDelivery(hook.webhookId, 'failed');

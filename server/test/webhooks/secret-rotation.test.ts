@@ -31,10 +31,15 @@ const verifiesWith = (secret: string, d: ReceivedDelivery): boolean => {
 };
 const deliveryOf = (path: string, paymentId: string) =>
   eventually(() => receiver.at(path).find((d) => d.payload?.data?.payment_id === paymentId), `the delivery of ${paymentId} at ${path}`);
-const currentSecret = async (id: string): Promise<string> => (await server.running.runtime.db.knex('webhooks').where({ id }).first<{ secret: string }>('secret')).secret;
+const currentSecret = async (id: string): Promise<string> =>
+  (await server.running.runtime.db.knex('webhooks').where({ id }).first<{ secret: string }>('secret')).secret;
 /** The rotated-out secrets still kept for a webhook, newest first. */
 const earlierSecrets = (id: string) =>
-  server.running.runtime.db.knex('webhook_earlier_secrets').where({ webhook_id: id }).orderBy('retired_at', 'desc').select<{ secret: string; expires_at: Date }[]>('secret', 'expires_at');
+  server.running.runtime.db
+    .knex('webhook_earlier_secrets')
+    .where({ webhook_id: id })
+    .orderBy('retired_at', 'desc')
+    .select<{ secret: string; expires_at: Date }[]>('secret', 'expires_at');
 
 describe('POST /Thai/v1/webhooks/{webhook_id}/rotate-secret', () => {
   it('receivers switch from the old secret to the new one without losing an event; after expiry only the new one signs', async () => {

@@ -37,7 +37,12 @@ describe('POST /Thai/v1/webhooks/{webhook_id}/test', () => {
 
     const received = await eventually(() => receiver.at('/test-target')[0], 'the test event');
     expect(received).toMatchObject({ id: res.body.event_id, verified: true });
-    expect(received.payload).toEqual({ id: res.body.event_id, event: 'webhook.test', data: { webhook_id: target.webhookId, url: target.url }, timestamp: received.payload.timestamp });
+    expect(received.payload).toEqual({
+      id: res.body.event_id,
+      event: 'webhook.test',
+      data: { webhook_id: target.webhookId, url: target.url },
+      timestamp: received.payload.timestamp,
+    });
     await settled(api, target.webhookId, res.body.delivery_id, 'delivered');
 
     // A later event reaches the bystander, so the dispatcher is past the test: it was never fanned out.

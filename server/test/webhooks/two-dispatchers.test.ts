@@ -43,11 +43,18 @@ it('two dispatchers on one database never make the same attempt twice', async ()
   await startTwoDispatchers(home);
   for (let i = 0; i < PAYMENTS / 2; i++) await newPayment(api);
 
-  for (const [hook, attempts] of [[prompt, 1], [flaky, 2]] as const) {
-    const deliveries = await eventually(async () => {
-      const listed = await deliveriesOf(api, hook.webhookId);
-      return listed.length === PAYMENTS && listed.every((d) => d.status === 'delivered') && listed;
-    }, `${PAYMENTS} delivered`, 60_000);
+  for (const [hook, attempts] of [
+    [prompt, 1],
+    [flaky, 2],
+  ] as const) {
+    const deliveries = await eventually(
+      async () => {
+        const listed = await deliveriesOf(api, hook.webhookId);
+        return listed.length === PAYMENTS && listed.every((d) => d.status === 'delivered') && listed;
+      },
+      `${PAYMENTS} delivered`,
+      60_000,
+    );
     expect(deliveries.filter((d) => d.attempts !== attempts)).toEqual([]);
   }
   // An attempt taken by both dispatchers would reach the endpoint twice.

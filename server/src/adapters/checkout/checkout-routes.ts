@@ -139,7 +139,10 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub, options: Che
 
   // Anything else under /Thai/pay is no page of ours (and not the API's either).
   router.use((req, res) => {
-    res.status(404).type('html').send(renderNotFoundPage(languageOf(req)));
+    res
+      .status(404)
+      .type('html')
+      .send(renderNotFoundPage(languageOf(req)));
   });
   return router;
 }

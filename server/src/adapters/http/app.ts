@@ -124,7 +124,15 @@ export function createApp(deps: AppDeps): RequestListener {
     answerError(res, error, logger, (e) => fromValidatorError(e) ?? fromBodyParserError(e));
   };
   app.use(errorEnvelope);
-  const hot = { services: s, logger, apiKeys: authenticated, perMerchant, keyUsage: deps.keyUsage, metrics: deps.metrics, requestBodyTimeoutMs: deps.requestBodyTimeoutMs };
+  const hot = {
+    services: s,
+    logger,
+    apiKeys: authenticated,
+    perMerchant,
+    keyUsage: deps.keyUsage,
+    metrics: deps.metrics,
+    requestBodyTimeoutMs: deps.requestBodyTimeoutMs,
+  };
   const handlers = { createQrCode: (send: SendWire) => createQrCodeRoute(s, deps.publicBaseUrl, send), retrievePayment: retrievePaymentBody(s) };
   const lanes = deps.hotRoutes === false ? app : withHotRoutes({ ...hot, ...handlers, validateResponses: deps.validateResponses ?? false }, app);
   return (req, res) => {

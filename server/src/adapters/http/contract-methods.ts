@@ -19,7 +19,13 @@ interface Operation {
 
 /** `{param}` segments match any one segment; as in Express's routing, case and a trailing slash do not matter. */
 const patternOf = (basePath: string, template: string): RegExp =>
-  new RegExp(`^${(basePath + template).split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`, 'i');
+  new RegExp(
+    `^${(basePath + template)
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}/?$`,
+    'i',
+  );
 
 /** Every path the contract serves, under every base path it is served at, with its methods: HEAD wherever GET. */
 function servedPaths(): ServedPath[] {

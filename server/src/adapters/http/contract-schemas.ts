@@ -56,14 +56,23 @@ function operationSchemas(operationId: string, options: { useDefaults: boolean }
   const { ajv, contract } = compiler;
   for (const [path, item] of Object.entries(contract.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      if (operation?.operationId === operationId) return { ajv, operation, pointer: `contract#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}` };
+      if (operation?.operationId === operationId)
+        return { ajv, operation, pointer: `contract#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}` };
     }
   }
   throw new Error(`no operation ${operationId} in the contract`);
 }
 
 /** As express-openapi-validator 5 compiles request schemas (its AjvOptions), bodies never coerced. */
-const EXPRESS_OPENAPI_VALIDATOR_OPTIONS = { strict: false, strictNumbers: true, strictTuples: true, allowUnionTypes: false, validateSchema: false, coerceTypes: false, removeAdditional: false } as const;
+const EXPRESS_OPENAPI_VALIDATOR_OPTIONS = {
+  strict: false,
+  strictNumbers: true,
+  strictTuples: true,
+  allowUnionTypes: false,
+  validateSchema: false,
+  coerceTypes: false,
+  removeAdditional: false,
+} as const;
 
 function compiled(ajv: Ajv2020, ref: string): (value: unknown) => boolean {
   const validate = ajv.getSchema(ref);
@@ -74,6 +83,8 @@ function compiled(ajv: Ajv2020, ref: string): (value: unknown) => boolean {
 /** The base paths (/Thai/v1, /v1, ...) the contract serves an operation under. */
 export function operationBasePaths(operationId: string): string[] {
   return specsByBasePath(loadContract())
-    .filter(({ spec }) => Object.values(spec.paths).some((item) => Object.values(item).some((op) => (op as { operationId?: string } | undefined)?.operationId === operationId)))
+    .filter(({ spec }) =>
+      Object.values(spec.paths).some((item) => Object.values(item).some((op) => (op as { operationId?: string } | undefined)?.operationId === operationId)),
+    )
     .map(({ basePath }) => basePath);
 }

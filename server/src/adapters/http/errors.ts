@@ -97,9 +97,13 @@ export function isDatabaseOutage(error: unknown): boolean {
   return (
     (e.code !== undefined && codes.includes(e.code)) ||
     e.name === 'KnexTimeoutError' ||
-    /Unable to acquire a connection|Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(e.message ?? '')
+    /Unable to acquire a connection|Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+      e.message ?? '',
+    )
   );
 }
 
-export const internalError = (): DomainError => new DomainError('internal_error', 'Something went wrong on our side. It has been logged; retry with the same Idempotency-Key.');
-export const serviceUnavailable = (): DomainError => new DomainError('service_unavailable', 'The service cannot reach its database right now. Retry shortly with the same Idempotency-Key.');
+export const internalError = (): DomainError =>
+  new DomainError('internal_error', 'Something went wrong on our side. It has been logged; retry with the same Idempotency-Key.');
+export const serviceUnavailable = (): DomainError =>
+  new DomainError('service_unavailable', 'The service cannot reach its database right now. Retry shortly with the same Idempotency-Key.');

@@ -110,7 +110,9 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
       JSON_TYPES.has(req.headers['content-type']?.toLowerCase() ?? '') &&
       req.headers['content-encoding'] === undefined &&
       req.headers['transfer-encoding'] === undefined &&
-      Number.isInteger(length) && length > 0 && length <= MAX_BODY_BYTES &&
+      Number.isInteger(length) &&
+      length > 0 &&
+      length <= MAX_BODY_BYTES &&
       (key === undefined || (typeof key === 'string' && key.length >= 1 && key.length <= 255));
     if (!plain) return false;
     const now = s.clock.now();

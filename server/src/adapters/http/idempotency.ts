@@ -43,7 +43,8 @@ const isReplayable = (status: number): boolean => (status >= 200 && status < 300
 /** Stored while a followed answer's work runs: no result is ever stored with a 409, so it cannot be mistaken for one. */
 const STILL_RUNNING = { status: 409, body: '' };
 
-const keyInUse = () => new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
+const keyInUse = () =>
+  new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
 
 function idempotencyKeyOf(req: MutationRequest): string | undefined {
   const header = req.headers['idempotency-key'] as string | undefined;
@@ -61,7 +62,9 @@ function idempotencyKeyOf(req: MutationRequest): string | undefined {
 /** Same operation (whichever of its paths), same path ids, same body without its own idempotency_key. */
 function fingerprintOf(operation: string, req: MutationRequest): string {
   const { idempotency_key: _ignored, ...body } = (req.body ?? {}) as Record<string, unknown>;
-  return createHash('sha256').update(canonicalize([operation, req.params, body]) ?? '').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize([operation, req.params, body]) ?? '')
+    .digest('hex');
 }
 
 /** Without a key there is no gate: the held inserts are always written (or the statement fails as a whole). */
@@ -111,18 +114,25 @@ export function idempotentMutation(
         const { held, prior } = await tx.idempotency.claim(merchant.id, key, notBefore());
         if (!held) throw keyInUse();
         if (prior && prior.fingerprint !== fingerprint) {
-          throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.', 'Idempotency-Key');
+          throw new DomainError(
+            'idempotency_key_reused',
+            'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.',
+            'Idempotency-Key',
+          );
         }
         if (prior?.status === STILL_RUNNING.status) throw keyInUse();
         if (prior) return { wire: { status: prior.status, body: prior.body }, replayed: true };
         const wire = await produce(tx);
-        if (isReplayable(wire.status)) await tx.idempotency.save(merchant.id, key, { fingerprint, ...(isFollowed(wire) ? STILL_RUNNING : wire), createdAt: now });
+        if (isReplayable(wire.status))
+          await tx.idempotency.save(merchant.id, key, { fingerprint, ...(isFollowed(wire) ? STILL_RUNNING : wire), createdAt: now });
         return { wire, replayed: false, storedAt: now };
       });
     /** The one-statement path: the answer if it was written with its record, else undefined. */
     const atOnce = async () => {
       const written = await s.uow.runInOneStatement(work, (wire) =>
-        isReplayable(wire.status) ? { merchantId: merchant.id, key, notBefore: notBefore(), response: { fingerprint, status: wire.status, body: wire.body, createdAt: s.clock.now() } } : undefined,
+        isReplayable(wire.status)
+          ? { merchantId: merchant.id, key, notBefore: notBefore(), response: { fingerprint, status: wire.status, body: wire.body, createdAt: s.clock.now() } }
+          : undefined,
       );
       return written.committed ? { wire: written.result, replayed: false } : undefined;
     };
@@ -140,7 +150,10 @@ export function idempotentMutation(
     let { wire } = result;
     if (isFollowed(wire)) {
       const first = wire;
-      const keep = (answer: WireResponse) => s.uow.run((tx) => tx.idempotency.save(merchant.id, key, { fingerprint, status: answer.status, body: answer.body, createdAt: storedAt ?? s.clock.now() }));
+      const keep = (answer: WireResponse) =>
+        s.uow.run((tx) =>
+          tx.idempotency.save(merchant.id, key, { fingerprint, status: answer.status, body: answer.body, createdAt: storedAt ?? s.clock.now() }),
+        );
       try {
         wire = await first.afterCommit();
       } catch (error) {

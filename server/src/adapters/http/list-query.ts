@@ -24,7 +24,10 @@ function dateBound(req: Request, name: 'start_date' | 'end_date'): Date | undefi
   if (raw === undefined) return undefined;
   const bound = dateFilterBound(String(raw), name === 'start_date' ? 'start' : 'end');
   if (!bound) {
-    throw invalid(name, `${name} must be a date (2026-11-20, a day in Asia/Bangkok) or a date-time with an offset or Z (2026-11-20T08:15:30Z, 2026-11-20T15:15:30%2B07:00: + written %2B).`);
+    throw invalid(
+      name,
+      `${name} must be a date (2026-11-20, a day in Asia/Bangkok) or a date-time with an offset or Z (2026-11-20T08:15:30Z, 2026-11-20T15:15:30%2B07:00: + written %2B).`,
+    );
   }
   return bound;
 }

@@ -46,7 +46,10 @@ function rateLimiter(policy: string, what: string, clock: Clock, perSecond: numb
     refuse(res, decision) {
       limiter.announce(res, decision);
       res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-      throw new DomainError('rate_limit_exceeded', `Too many ${what}: at most ${perSecond} a second. Retry after ${decision.retryAfterSeconds} s (Retry-After).`);
+      throw new DomainError(
+        'rate_limit_exceeded',
+        `Too many ${what}: at most ${perSecond} a second. Retry after ${decision.retryAfterSeconds} s (Retry-After).`,
+      );
     },
     take: (key, nowMs) => buckets.take(key, nowMs),
     peek: (key, nowMs) => buckets.peek(key, nowMs),

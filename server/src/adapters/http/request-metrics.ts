@@ -34,7 +34,9 @@ function routeOf(req: Request): () => string {
 /** Times one request to its answer; the route is read when the answer has gone out (routing names it). */
 export function observeAnswer(metrics: HttpMetrics, method: string, route: string | (() => string), res: ServerResponse): void {
   const started = process.hrtime.bigint();
-  res.once('finish', () => metrics.observeRequest(method, typeof route === 'string' ? route : route(), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+  res.once('finish', () =>
+    metrics.observeRequest(method, typeof route === 'string' ? route : route(), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
+  );
 }
 
 /** Times every request to its answer. */

@@ -47,7 +47,13 @@ const validatorOf = (spec: Spec, options: { validateResponses: boolean }): Reque
     useRequestUrl: true, // the path below the base path it is mounted at
     // Bodies are never coerced ("150000" is not an amount); query and path parameters always are.
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-    validateResponses: options.validateResponses ? { onError: (error) => { throw error; } } : false,
+    validateResponses: options.validateResponses
+      ? {
+          onError: (error) => {
+            throw error;
+          },
+        }
+      : false,
     validateSecurity: false,
     fileUploader: false, // the contract takes no multipart uploads: no multipart check on every request
     validateFormats: true,
@@ -62,12 +68,14 @@ const validatorOf = (spec: Spec, options: { validateResponses: boolean }): Reque
 export function contractValidators(options: { validateResponses: boolean }): { basePath: string; validator: RequestHandler[] }[] {
   const shared = new Map<string, RequestHandler[]>();
   // Paths served at the origin itself (the bank's callback, the public pages) are outside the merchant API: their own routes answer them.
-  return specsByBasePath(loadContract()).filter(({ basePath }) => basePath !== '').map(({ basePath, spec }) => {
-    const paths = Object.keys(spec.paths).join(' ');
-    const validator = shared.get(paths) ?? validatorOf(spec, options);
-    shared.set(paths, validator);
-    return { basePath, validator };
-  });
+  return specsByBasePath(loadContract())
+    .filter(({ basePath }) => basePath !== '')
+    .map(({ basePath, spec }) => {
+      const paths = Object.keys(spec.paths).join(' ');
+      const validator = shared.get(paths) ?? validatorOf(spec, options);
+      shared.set(paths, validator);
+      return { basePath, validator };
+    });
 }
 
 interface ValidatorError {
@@ -89,7 +97,8 @@ export function fromValidatorError(error: unknown): DomainError | null {
   const location = first.path ?? '';
   const field = location.replace(/^\/?(body|query|headers|params|path)\/?/, '').replace(/\//g, '.');
   // Header names come back lower-cased; name them as the contract spells them (Idempotency-Key).
-  const param = (location.startsWith('/headers') ? field.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()) : field) || undefined;
+  const param =
+    (location.startsWith('/headers') ? field.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()) : field) || undefined;
   const code = location.startsWith('/query') ? 'invalid_parameters' : 'invalid_request';
   return new DomainError(code, `${param ?? 'request'}: ${first.message ?? e.message ?? 'is invalid'}.`, param);
 }

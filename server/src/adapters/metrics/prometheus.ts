@@ -26,7 +26,12 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
   const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'pqr_http_requests_total', help: 'HTTP requests by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'pqr_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'pqr_http_request_duration_seconds',
     help: 'Time to answer HTTP requests, by method, route pattern and status.',
@@ -40,17 +45,42 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
     labelNames: ['outcome'],
     registers: [registry],
   });
-  const paymentsCreated = new Counter({ name: 'pqr_payments_created_total', help: 'Payments created, by method.', labelNames: ['method'], registers: [registry] });
-  const paymentsCompleted = new Counter({ name: 'pqr_payments_completed_total', help: 'Payments that reached a final state, by status.', labelNames: ['status'], registers: [registry] });
+  const paymentsCreated = new Counter({
+    name: 'pqr_payments_created_total',
+    help: 'Payments created, by method.',
+    labelNames: ['method'],
+    registers: [registry],
+  });
+  const paymentsCompleted = new Counter({
+    name: 'pqr_payments_completed_total',
+    help: 'Payments that reached a final state, by status.',
+    labelNames: ['status'],
+    registers: [registry],
+  });
   const webhookAttempts = new Counter({
     name: 'pqr_webhook_delivery_attempts_total',
     help: 'Webhook delivery attempts by outcome: delivered, pending (will be retried) or failed (gave up).',
     labelNames: ['outcome'],
     registers: [registry],
   });
-  const bankConfirmations = new Counter({ name: 'pqr_bank_confirmations_total', help: 'Bank transactions confirmed by the bank, by outcome.', labelNames: ['outcome'], registers: [registry] });
-  const unmatched = new Counter({ name: 'pqr_bank_unmatched_transactions_total', help: 'Bank transactions that fit no payment, by reason.', labelNames: ['reason'], registers: [registry] });
-  const unmatchedAmount = new Counter({ name: 'pqr_bank_unmatched_amount_satang_total', help: 'Money (satang) received that fits no payment, by reason.', labelNames: ['reason'], registers: [registry] });
+  const bankConfirmations = new Counter({
+    name: 'pqr_bank_confirmations_total',
+    help: 'Bank transactions confirmed by the bank, by outcome.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const unmatched = new Counter({
+    name: 'pqr_bank_unmatched_transactions_total',
+    help: 'Bank transactions that fit no payment, by reason.',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const unmatchedAmount = new Counter({
+    name: 'pqr_bank_unmatched_amount_satang_total',
+    help: 'Money (satang) received that fits no payment, by reason.',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'pqr_webhook_deliveries_pending',
     help: 'Webhook deliveries waiting for a successful attempt.',

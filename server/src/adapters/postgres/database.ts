@@ -8,9 +8,7 @@ import { multiHostClient, type MultiHostClient } from './multi-host-client.js';
 // COUNT(*) is bigint; every count we read fits in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize?: number }
-  | { kind: 'embedded'; dataDir: string | null }; // null: in memory (tests)
+export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'embedded'; dataDir: string | null }; // null: in memory (tests)
 
 export interface Database {
   knex: Knex;

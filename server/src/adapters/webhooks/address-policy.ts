@@ -5,7 +5,9 @@ import ipaddr from 'ipaddr.js';
 export type AddressClass = 'public' | 'private' | 'forbidden';
 
 // Cloud metadata services. Most sit in ranges refused anyway; Azure's 168.63.129.16 is in public space.
-const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2::254'].map((a) => ipaddr.parse(a).toString()));
+const METADATA = new Set(
+  ['169.254.169.254', '169.254.170.2', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2::254'].map((a) => ipaddr.parse(a).toString()),
+);
 
 // Where a developer's own receiver may live when private URLs are allowed.
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'linkLocal', 'carrierGradeNat', 'uniqueLocal']);

@@ -46,10 +46,13 @@ export function startWebhookDispatcher(options: DispatcherOptions): RunningDispa
     if (stopped || at >= timerAt) return;
     clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(() => {
-      timerAt = Number.POSITIVE_INFINITY;
-      kick();
-    }, Math.max(0, at - now()));
+    timer = setTimeout(
+      () => {
+        timerAt = Number.POSITIVE_INFINITY;
+        kick();
+      },
+      Math.max(0, at - now()),
+    );
   }
 
   function kick(): void {
@@ -114,7 +117,9 @@ export function startWebhookDispatcher(options: DispatcherOptions): RunningDispa
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await (await unsubscribing)();
+      await (
+        await unsubscribing
+      )();
       await claiming;
       await Promise.all(inFlight);
     },

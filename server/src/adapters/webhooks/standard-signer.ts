@@ -21,7 +21,10 @@ export function standardWebhookSigner(): WebhookSigner {
         'webhook-id': eventId,
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
         // Standard Webhooks: several signatures, space-separated; a receiver accepts the delivery if one matches.
-        'webhook-signature': [secrets].flat().map((secret) => signerFor(secret).sign(eventId, at, body)).join(' '),
+        'webhook-signature': [secrets]
+          .flat()
+          .map((secret) => signerFor(secret).sign(eventId, at, body))
+          .join(' '),
       };
     },
   };

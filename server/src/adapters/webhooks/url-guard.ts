@@ -47,7 +47,9 @@ export function webhookUrlGuard(options: { allowPrivate: boolean; resolve?: Host
       if (addresses.length === 0) throw invalidUrl(`The host '${host}' does not resolve, so it cannot receive webhooks.`);
       // Every address must pass: a resolver is free to hand out any of them at connection time.
       if (!addresses.every((a) => isDeliverableAddress(a.address, options.allowPrivate))) {
-        throw invalidUrl(`The host '${host}' resolves to an address that is not public (loopback, private, link-local, shared, multicast, reserved or cloud metadata).`);
+        throw invalidUrl(
+          `The host '${host}' resolves to an address that is not public (loopback, private, link-local, shared, multicast, reserved or cloud metadata).`,
+        );
       }
       const [first] = addresses as [ResolvedAddress];
       const deliverable: DeliverableUrl = { url: parsed.href, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -47,7 +47,9 @@
     if (status === 'succeeded' && returnTo) statusBox.textContent += ' ' + statusBox.getAttribute('data-redirecting');
     if (changedStatus && status === 'succeeded' && returnTo) {
       if (continueLink) continueLink.hidden = false;
-      setTimeout(function () { window.location.assign(returnTo); }, REDIRECT_MS);
+      setTimeout(function () {
+        window.location.assign(returnTo);
+      }, REDIRECT_MS);
     }
   }
 
@@ -59,10 +61,18 @@
 
   function poll() {
     fetch(page.getAttribute('data-status-url'), { headers: { accept: 'application/json' }, cache: 'no-store' })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (body) { if (body) show(body.status, body.unmatched_amounts || []); })
-      .catch(function () { /* try again at the next tick */ })
-      .then(function () { if (!finished(shown)) pollTimer = setTimeout(poll, POLL_MS); });
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (body) {
+        if (body) show(body.status, body.unmatched_amounts || []);
+      })
+      .catch(function () {
+        /* try again at the next tick */
+      })
+      .then(function () {
+        if (!finished(shown)) pollTimer = setTimeout(poll, POLL_MS);
+      });
   }
 
   function follow() {

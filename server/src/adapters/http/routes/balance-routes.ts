@@ -14,7 +14,19 @@ import { toListBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
 import { unknownWhenUnstorable } from './path-ids.js';
 
-const CSV_COLUMNS = ['balance_transaction_id', 'type', 'amount', 'fee', 'fee_vat', 'net', 'currency', 'source_id', 'withdrawal_id', 'available_on', 'created_at'] as const;
+const CSV_COLUMNS = [
+  'balance_transaction_id',
+  'type',
+  'amount',
+  'fee',
+  'fee_vat',
+  'net',
+  'currency',
+  'source_id',
+  'withdrawal_id',
+  'available_on',
+  'created_at',
+] as const;
 
 /** The merchant's balance, its ledger, and withdrawals from it. */
 export function balanceRoutes(s: Services): Router {

@@ -92,11 +92,20 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
     '/test/payments/:payment_id/succeed',
     settle('succeedTestPayment', (req) => {
       const payer = (req.body ?? {}) as Body<'SucceedTestPaymentRequest'>;
-      return { kind: 'succeeded', payer: { clientName: payer.client_name, clientBankName: payer.client_bank_name, clientBankAccount: payer.client_bank_account } };
+      return {
+        kind: 'succeeded',
+        payer: { clientName: payer.client_name, clientBankName: payer.client_bank_name, clientBankAccount: payer.client_bank_account },
+      };
     }),
   );
-  router.post('/test/payments/:payment_id/fail', settle('failTestPayment', () => ({ kind: 'failed' })));
-  router.post('/test/payments/:payment_id/expire', settle('expireTestPayment', () => ({ kind: 'expired' })));
+  router.post(
+    '/test/payments/:payment_id/fail',
+    settle('failTestPayment', () => ({ kind: 'failed' })),
+  );
+  router.post(
+    '/test/payments/:payment_id/expire',
+    settle('expireTestPayment', () => ({ kind: 'expired' })),
+  );
 
   router.post(
     '/refunds',

@@ -17,7 +17,11 @@ export function qrImageRoute(s: Services, render: QrImageRenderer): Router {
     const format = req.query.format ?? 'png';
     const size = req.query.size === undefined ? 300 : Number(req.query.size);
     if ((format !== 'png' && format !== 'svg') || !Number.isInteger(size) || size < 200 || size > 1000) {
-      throw new DomainError('invalid_parameters', 'format must be png or svg, and size an integer from 200 to 1000 pixels.', format !== 'png' && format !== 'svg' ? 'format' : 'size');
+      throw new DomainError(
+        'invalid_parameters',
+        'format must be png or svg, and size an integer from 200 to 1000 pixels.',
+        format !== 'png' && format !== 'svg' ? 'format' : 'size',
+      );
     }
     const qrCode = await scannableQrCode(s, String(req.params.qr_code_id));
     res.type(format === 'png' ? 'image/png' : 'image/svg+xml').setHeader('Cache-Control', 'private, max-age=60');

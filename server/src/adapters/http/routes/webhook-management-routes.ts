@@ -33,7 +33,9 @@ export function webhookManagementRoutes(s: Services): Router {
 
   router.post(
     '/webhooks/:webhook_id/test',
-    idempotentMutation(s, 'sendWebhookTest', async ({ tx, merchant }, req) => jsonResponse(200, toDeliveryBody(await sendTestEvent(tx, s, merchant, webhookIdOf(req))))),
+    idempotentMutation(s, 'sendWebhookTest', async ({ tx, merchant }, req) =>
+      jsonResponse(200, toDeliveryBody(await sendTestEvent(tx, s, merchant, webhookIdOf(req)))),
+    ),
   );
 
   router.post(

@@ -18,7 +18,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('return_exported_at', { useTz: true });
   });
   await knex.raw('CREATE INDEX bank_transactions_unmatched_by_payment ON bank_transactions (payment_id) WHERE unmatched_reason IS NOT NULL');
-  await knex.raw("CREATE INDEX bank_transactions_returns_unexported ON bank_transactions (resolved_at) WHERE return_status = 'pending' AND return_exported_at IS NULL");
+  await knex.raw(
+    "CREATE INDEX bank_transactions_returns_unexported ON bank_transactions (resolved_at) WHERE return_status = 'pending' AND return_exported_at IS NULL",
+  );
   // The checkout page of the payment the money named changes: it says the transfer was received and does not match.
   await knex.raw(`
         CREATE OR REPLACE FUNCTION unmatched_money_notify() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -31,7 +31,10 @@ export const apiKeyRepository = (db: Db, insert: Insert = insertNow(db)): ApiKey
   async listByMerchant(merchantId) {
     const rows = await db<ApiKeyRow>('api_keys')
       .where({ merchant_id: merchantId })
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .select('id', 'merchant_id', 'key_prefix', 'key_last4', 'created_at', 'last_used_at', 'expires_at', 'revoked_at');
     return rows.map(toRecord);
   },

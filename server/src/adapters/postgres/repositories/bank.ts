@@ -133,7 +133,12 @@ export const bankTransactionRepository = (db: Db): BankTransactionRepository => 
   },
   async listUnmatched(limit, { openOnly } = {}) {
     const query = db<UnmatchedRow>('bank_transactions').whereNotNull('unmatched_reason');
-    const rows: UnmatchedRow[] = await whereOpen(query, openOnly).orderBy([{ column: 'recorded_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+    const rows: UnmatchedRow[] = await whereOpen(query, openOnly)
+      .orderBy([
+        { column: 'recorded_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit);
     return rows.map(toUnmatched);
   },
   async countUnmatched({ openOnly } = {}) {
@@ -141,7 +146,10 @@ export const bankTransactionRepository = (db: Db): BankTransactionRepository => 
     return Number(row?.count ?? 0);
   },
   async unmatchedOfPayment(paymentId) {
-    const rows = await db<UnmatchedRow>('bank_transactions').where({ payment_id: paymentId }).whereNotNull('unmatched_reason').orderBy([{ column: 'recorded_at' }, { column: 'id' }]);
+    const rows = await db<UnmatchedRow>('bank_transactions')
+      .where({ payment_id: paymentId })
+      .whereNotNull('unmatched_reason')
+      .orderBy([{ column: 'recorded_at' }, { column: 'id' }]);
     return rows.map(toUnmatched);
   },
   async lockUnmatched(id) {
@@ -176,7 +184,14 @@ export const bankCheckQueue = (db: Db, insert: Insert = insertNow(db)): BankChec
        RETURNING c.payment_id, c.bank_reference, c.created_at, due.expires_at`,
       [new Date(now.getTime() + leaseMs), now, expiredSince, limit],
     );
-    return rows.map((r): BankCheck => ({ paymentId: r.payment_id, ref1: r.bank_reference, createdAt: new Date(r.created_at), expiresAt: r.expires_at && new Date(r.expires_at) }));
+    return rows.map(
+      (r): BankCheck => ({
+        paymentId: r.payment_id,
+        ref1: r.bank_reference,
+        createdAt: new Date(r.created_at),
+        expiresAt: r.expires_at && new Date(r.expires_at),
+      }),
+    );
   },
 });
 
@@ -193,6 +208,8 @@ export const bankReturnQueue = (db: Db): BankReturnQueue => ({
     return rows.map(toUnmatched);
   },
   async markExported(ids, at) {
-    await db('bank_transactions').whereIn('id', [...ids]).update({ return_exported_at: at });
+    await db('bank_transactions')
+      .whereIn('id', [...ids])
+      .update({ return_exported_at: at });
   },
 });

@@ -46,7 +46,13 @@ export const deliveryRepository = (db: Db): DeliveryRepository => ({
   },
   async queueTest(event, d) {
     // The fan-out trigger skips the test kind (no webhook can subscribe to it): this is its only delivery.
-    await db('events').insert({ id: event.id, merchant_id: event.merchantId, kind: event.kind, payload: JSON.stringify(event.payload), created_at: event.createdAt });
+    await db('events').insert({
+      id: event.id,
+      merchant_id: event.merchantId,
+      kind: event.kind,
+      payload: JSON.stringify(event.payload),
+      created_at: event.createdAt,
+    });
     await db('webhook_deliveries').insert({
       id: d.id,
       merchant_id: d.merchantId,

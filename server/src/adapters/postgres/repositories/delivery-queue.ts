@@ -103,17 +103,19 @@ export const deliveryQueue = (knex: Knex): DeliveryQueue => ({
     });
     return result.rows
       .filter((row) => row.live)
-      .map((row): ClaimedDelivery => ({
-        deliveryId: row.id,
-        merchantId: row.merchant_id,
-        webhookId: row.webhook_id,
-        url: row.url,
-        secret: row.secret,
-        earlierSecrets: row.earlier_secrets,
-        eventId: row.event_id,
-        payload: row.payload,
-        attempt: row.attempts,
-      }));
+      .map(
+        (row): ClaimedDelivery => ({
+          deliveryId: row.id,
+          merchantId: row.merchant_id,
+          webhookId: row.webhook_id,
+          url: row.url,
+          secret: row.secret,
+          earlierSecrets: row.earlier_secrets,
+          eventId: row.event_id,
+          payload: row.payload,
+          attempt: row.attempts,
+        }),
+      );
   },
 
   async recordAttempt(delivery, result, redelivery = result) {

@@ -40,7 +40,8 @@ export const eventLog = (db: Db): EventLog => {
       const query = whereCreatedWithin(filter.kind ? db('events').where({ merchant_id: merchantId, kind: filter.kind }) : listable(merchantId), filter);
       // Without a date range the total is the sum of the maintained counts, not a count of every row.
       const counts = db('event_totals').where(definedOnly({ merchant_id: merchantId, kind: filter.kind }));
-      const total = filter.startDate || filter.endDate ? undefined : counts.sum<{ n: number | string | null }[]>({ n: 'n' }).then((rows) => Number(rows[0]?.n ?? 0));
+      const total =
+        filter.startDate || filter.endDate ? undefined : counts.sum<{ n: number | string | null }[]>({ n: 'n' }).then((rows) => Number(rows[0]?.n ?? 0));
       return pageOf(db, 'events', query, page, toPayload, total);
     },
     async purgeOlderThan(cutoff, limit) {

@@ -32,7 +32,14 @@ export const idempotencyStore = (db: Db): IdempotencyStore => ({
     return { held: true, prior };
   },
   async save(merchantId, key, response) {
-    const row = { merchant_id: merchantId, key, fingerprint: response.fingerprint, response_status: response.status, response_body: response.body, created_at: response.createdAt };
+    const row = {
+      merchant_id: merchantId,
+      key,
+      fingerprint: response.fingerprint,
+      response_status: response.status,
+      response_body: response.body,
+      created_at: response.createdAt,
+    };
     // A key older than 24 h may be used again: the new result replaces the old one.
     await db('idempotency_keys').insert(row).onConflict(['merchant_id', 'key']).merge();
   },

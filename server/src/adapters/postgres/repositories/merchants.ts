@@ -42,7 +42,14 @@ export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): Merc
       payout_account_name: merchant.payoutAccount?.accountName ?? null,
       created_at: merchant.createdAt,
     });
-    await insert('api_keys', { id: apiKey.id, merchant_id: merchant.id, key_hash: apiKey.hash, key_prefix: apiKey.prefix, key_last4: apiKey.last4, created_at: merchant.createdAt });
+    await insert('api_keys', {
+      id: apiKey.id,
+      merchant_id: merchant.id,
+      key_hash: apiKey.hash,
+      key_prefix: apiKey.prefix,
+      key_last4: apiKey.last4,
+      created_at: merchant.createdAt,
+    });
   },
   async findByApiKeyHash(hash) {
     const row = await db('api_keys')

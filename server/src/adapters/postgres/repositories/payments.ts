@@ -107,7 +107,15 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
       .where('p.expires_at', '<=', expiredBy)
       .orderBy('p.expires_at')
       .limit(limit)
-      .select<{ id: string; merchant_id: string; bank_reference: string; created_at: Date; expires_at: Date }[]>('p.id', 'p.merchant_id', 'q.bank_reference', 'p.created_at', 'p.expires_at');
-    return rows.map((r) => ({ paymentId: r.id, merchantId: r.merchant_id, ref1: r.bank_reference, createdAt: new Date(r.created_at), expiresAt: new Date(r.expires_at) }));
+      .select<
+        { id: string; merchant_id: string; bank_reference: string; created_at: Date; expires_at: Date }[]
+      >('p.id', 'p.merchant_id', 'q.bank_reference', 'p.created_at', 'p.expires_at');
+    return rows.map((r) => ({
+      paymentId: r.id,
+      merchantId: r.merchant_id,
+      ref1: r.bank_reference,
+      createdAt: new Date(r.created_at),
+      expiresAt: new Date(r.expires_at),
+    }));
   },
 });

@@ -28,7 +28,16 @@ export const qrCodeRepository = (db: Db, insert: Insert = insertNow(db)): QrCode
   async findById(id) {
     const row = await db<QrCodeRow>('qr_codes').where({ id }).first();
     return row
-      ? { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, qrData: row.qr_data, bankReference: row.bank_reference, returnUrl: row.return_url, expiresAt: row.expires_at, createdAt: row.created_at }
+      ? {
+          id: row.id,
+          merchantId: row.merchant_id,
+          paymentId: row.payment_id,
+          qrData: row.qr_data,
+          bankReference: row.bank_reference,
+          returnUrl: row.return_url,
+          expiresAt: row.expires_at,
+          createdAt: row.created_at,
+        }
       : null;
   },
 });

@@ -57,10 +57,21 @@ export async function pageOf<Row, T>(
   toDomain: (row: Row) => T,
   knownTotal?: Promise<number>,
 ): Promise<Page<T>> {
-  const ids = filtered.clone().select('id').orderBy([...newestFirst]).limit(page.limit).offset(page.offset);
+  const ids = filtered
+    .clone()
+    .select('id')
+    .orderBy([...newestFirst])
+    .limit(page.limit)
+    .offset(page.offset);
   const [rows, total] = await Promise.all([
-    db(table).whereIn('id', ids).orderBy([...newestFirst]),
-    knownTotal ?? filtered.clone().count<{ count: number }[]>({ count: '*' }).then((counted) => Number(counted[0]?.count ?? 0)),
+    db(table)
+      .whereIn('id', ids)
+      .orderBy([...newestFirst]),
+    knownTotal ??
+      filtered
+        .clone()
+        .count<{ count: number }[]>({ count: '*' })
+        .then((counted) => Number(counted[0]?.count ?? 0)),
   ]);
   return { items: (rows as Row[]).map(toDomain), total };
 }

@@ -10,7 +10,16 @@ interface RefundPayoutRow extends RefundRow {
 }
 
 const toPayout = (row: RefundPayoutRow): RefundPayout => ({
-  refund: { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, amount: row.amount, currency: row.currency, status: row.status, reason: row.reason, createdAt: row.created_at },
+  refund: {
+    id: row.id,
+    merchantId: row.merchant_id,
+    paymentId: row.payment_id,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    reason: row.reason,
+    createdAt: row.created_at,
+  },
   destination: { bankCode: row.payout_bank_code, accountNumber: row.payout_account_number, accountName: row.payout_account_name },
   exported: row.payout_exported_at !== null,
 });
@@ -36,7 +45,9 @@ export const refundPayoutRepository = (db: Db): RefundPayoutRepository => ({
     return rows.map(toPayout);
   },
   async markExported(refundIds, at) {
-    await db('refunds').whereIn('id', [...refundIds]).update({ payout_exported_at: at });
+    await db('refunds')
+      .whereIn('id', [...refundIds])
+      .update({ payout_exported_at: at });
   },
   async lockById(refundId) {
     const row = await db<RefundPayoutRow>('refunds').where({ id: refundId }).whereNotNull('payout_bank_code').forUpdate().first();

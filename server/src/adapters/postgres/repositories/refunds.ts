@@ -29,7 +29,16 @@ export const refundRepository = (db: Db, insert: Insert = insertNow(db)): Refund
   async findById(merchantId, id) {
     const row = await db<RefundRow>('refunds').where({ id, merchant_id: merchantId }).first();
     return row
-      ? { id: row.id, merchantId: row.merchant_id, paymentId: row.payment_id, amount: row.amount, currency: row.currency, status: row.status, reason: row.reason, createdAt: row.created_at }
+      ? {
+          id: row.id,
+          merchantId: row.merchant_id,
+          paymentId: row.payment_id,
+          amount: row.amount,
+          currency: row.currency,
+          status: row.status,
+          reason: row.reason,
+          createdAt: row.created_at,
+        }
       : null;
   },
 });

@@ -40,7 +40,15 @@ export const webhookRepository = (db: Db, insert: Insert = insertNow(db)): Webho
       return Number(row?.n ?? 0);
     },
     async insert(w, secret) {
-      await insert('webhooks', { id: w.id, merchant_id: w.merchantId, url: w.url, events: JSON.stringify(w.events), secret, status: w.status, created_at: w.createdAt });
+      await insert('webhooks', {
+        id: w.id,
+        merchant_id: w.merchantId,
+        url: w.url,
+        events: JSON.stringify(w.events),
+        secret,
+        status: w.status,
+        created_at: w.createdAt,
+      });
     },
     async update(merchantId, id, changes) {
       const [row] = await live()
@@ -60,7 +68,9 @@ export const webhookRepository = (db: Db, insert: Insert = insertNow(db)): Webho
       await db('webhooks').where({ id }).update({ secret });
       await db('webhook_earlier_secrets').where({ webhook_id: id }).delete();
       if (earlier.length > 0) {
-        await db('webhook_earlier_secrets').insert(earlier.map((e) => ({ webhook_id: id, secret: e.secret, retired_at: e.retiredAt, expires_at: e.expiresAt })));
+        await db('webhook_earlier_secrets').insert(
+          earlier.map((e) => ({ webhook_id: id, secret: e.secret, retired_at: e.retiredAt, expires_at: e.expiresAt })),
+        );
       }
     },
     async forgetExpiredSecrets(now) {
