@@ -27,3 +27,6 @@ export function dateFilterBound(text: string, edge: 'start' | 'end'): Date | nul
   const instant = new Date(text);
   return Number.isNaN(instant.getTime()) ? null : instant;
 }
+
+/** The calendar day in Bangkok at an instant: 2026-11-24T17:30:00Z is 2026-11-25 there. */
+export const bangkokDateOf = (at: Date): string => new Date(at.getTime() + 7 * 3_600_000).toISOString().slice(0, 10);

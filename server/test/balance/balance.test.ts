@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bangkokDateOf } from '../../src/domain/bangkok-day.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
 import { eventually } from '../support/receiver.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
@@ -88,7 +89,7 @@ describe('GET /balance/transactions', () => {
 
     const refunds = await api.get('/Thai/v1/balance/transactions?type=refund');
     expect(refunds.body.total).toBe(1);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = bangkokDateOf(new Date()); // a date filter is a Bangkok day
     expect((await api.get(`/Thai/v1/balance/transactions?start_date=${today}&end_date=${today}`)).body.total).toBe(5);
     expect((await api.get('/Thai/v1/balance/transactions?end_date=2001-01-01')).body.total).toBe(0);
 
