@@ -88,6 +88,23 @@ export function records(merchant: Merchant) {
 }
 export type Records = ReturnType<typeof records>;
 
+/** The ids of a deployment's merchant's webhooks now (null on a merchant of the kit's own: nothing to tidy there). */
+export async function webhookIdsNow(kit: Kit): Promise<Set<string> | null> {
+  if (!kit.target.apiKey || !kit.keepsState) return null;
+  const page = await (await kit.merchant()).api('GET', '/Thai/v1/webhooks?limit=100');
+  return new Set(((bodyOf(page).webhooks ?? []) as { webhook_id: string }[]).map((w) => w.webhook_id));
+}
+
+/** Removes every webhook a check registered on a deployment's merchant since `before`, whatever its URL. */
+export async function removeWebhooksSince(kit: Kit, before: Set<string> | null): Promise<void> {
+  if (before === null) return;
+  const merchant = await kit.merchant();
+  const page = await merchant.api('GET', '/Thai/v1/webhooks?limit=100');
+  for (const { webhook_id } of (bodyOf(page).webhooks ?? []) as { webhook_id: string }[]) {
+    if (!before.has(webhook_id)) await merchant.api('DELETE', `/Thai/v1/webhooks/${webhook_id}`);
+  }
+}
+
 /** Removes the webhooks the kit registered on a deployment's merchant (on a merchant of its own there is nothing to tidy). */
 export async function removeKitWebhooks(kit: Kit): Promise<void> {
   if (!kit.target.apiKey || !kit.keepsState) return;

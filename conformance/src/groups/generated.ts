@@ -4,7 +4,7 @@ import { contractProblems } from '../contract-check.js';
 import { merchantOperations, type Operation } from '../contract.js';
 import { CheckFailure, fail, NotRunHere, type Check, type Group, type Kit } from '../check.js';
 import { maskKeys } from '../http.js';
-import { KIT_HOOK_URL, records, removeKitWebhooks } from '../records.js';
+import { KIT_HOOK_URL, records, removeKitWebhooks, removeWebhooksSince, webhookIdsNow } from '../records.js';
 
 /** Requests per operation; each is checked against what the contract documents for that operation. */
 export const RUNS_PER_OPERATION = 60;
@@ -134,37 +134,47 @@ export const generatedGroup: Group = {
         name: `${op.operationId}: ${RUNS_PER_OPERATION} generated requests`,
         requires: ['state'],
         async run() {
-          const pools = await makePools(kit);
-          // Without a webhook of its own, an operation on webhooks could only be refused.
-          if (pools.noWebhooks && op.path.startsWith('/webhooks')) throw pools.noWebhooks;
-          const seen = new Map<number, number>();
-          const outcome = await fc.check(
-            fc.asyncProperty(requestOf(op, pools), async (request) => {
-              const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(request.path[name])));
-              const search = new URLSearchParams(request.query as Record<string, string>).toString();
-              const exchange = await kit.send(op.method.toUpperCase(), `${request.base}${path}${search ? `?${search}` : ''}`, {
-                ...(request.auth === undefined ? {} : { apiKey: request.auth }),
-                ...(request.body === null ? {} : { body: request.body }),
-                ...(request.idempotencyKey === null ? {} : { idempotencyKey: request.idempotencyKey }),
-              });
-              seen.set(exchange.status, (seen.get(exchange.status) ?? 0) + 1);
-              if (exchange.status >= 500) fail(`${op.operationId}: a server error is never an answer`, exchange);
-              const problems = contractProblems(op, exchange);
-              if (problems.length > 0) fail(problems.join('\n'), exchange);
-            }),
-            { numRuns: RUNS_PER_OPERATION, seed: kit.seed, endOnFailure: true },
-          );
-          if (outcome.failed) {
-            const why = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
-            throw new CheckFailure(maskKeys(`${why}\n(generated with --seed ${kit.seed}; run ${outcome.numRuns} of ${RUNS_PER_OPERATION})`));
+          // A deployment's merchant holds at most 16 webhooks: what this check registers goes when it ends.
+          const before = await webhookIdsNow(kit);
+          try {
+            await generatedRequests(kit, op);
+          } finally {
+            await removeWebhooksSince(kit, before);
           }
-          // The generator is broad enough to reach both a success and a refusal of every operation.
-          const statuses = JSON.stringify(Object.fromEntries(seen));
-          if (![...seen.keys()].some((status) => status < 300)) fail(`${op.operationId}: no generated request succeeded: ${statuses}`);
-          if (![...seen.keys()].some((status) => status >= 400)) fail(`${op.operationId}: no generated request was refused: ${statuses}`);
         },
       }),
     );
   },
   cleanup: removeKitWebhooks,
 };
+
+async function generatedRequests(kit: Kit, op: Operation): Promise<void> {
+  const pools = await makePools(kit);
+  // Without a webhook of its own, an operation on webhooks could only be refused.
+  if (pools.noWebhooks && op.path.startsWith('/webhooks')) throw pools.noWebhooks;
+  const seen = new Map<number, number>();
+  const outcome = await fc.check(
+    fc.asyncProperty(requestOf(op, pools), async (request) => {
+      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(request.path[name])));
+      const search = new URLSearchParams(request.query as Record<string, string>).toString();
+      const exchange = await kit.send(op.method.toUpperCase(), `${request.base}${path}${search ? `?${search}` : ''}`, {
+        ...(request.auth === undefined ? {} : { apiKey: request.auth }),
+        ...(request.body === null ? {} : { body: request.body }),
+        ...(request.idempotencyKey === null ? {} : { idempotencyKey: request.idempotencyKey }),
+      });
+      seen.set(exchange.status, (seen.get(exchange.status) ?? 0) + 1);
+      if (exchange.status >= 500) fail(`${op.operationId}: a server error is never an answer`, exchange);
+      const problems = contractProblems(op, exchange);
+      if (problems.length > 0) fail(problems.join('\n'), exchange);
+    }),
+    { numRuns: RUNS_PER_OPERATION, seed: kit.seed, endOnFailure: true },
+  );
+  if (outcome.failed) {
+    const why = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
+    throw new CheckFailure(maskKeys(`${why}\n(generated with --seed ${kit.seed}; run ${outcome.numRuns} of ${RUNS_PER_OPERATION})`));
+  }
+  // The generator is broad enough to reach both a success and a refusal of every operation.
+  const statuses = JSON.stringify(Object.fromEntries(seen));
+  if (![...seen.keys()].some((status) => status < 300)) fail(`${op.operationId}: no generated request succeeded: ${statuses}`);
+  if (![...seen.keys()].some((status) => status >= 400)) fail(`${op.operationId}: no generated request was refused: ${statuses}`);
+}

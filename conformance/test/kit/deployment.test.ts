@@ -40,7 +40,7 @@ it('checks a built server it did not start, over HTTP only: every check passes o
       group,
     ).toBe(true);
   }
-  expect(lines.filter((line) => line.startsWith('SKIP')).every((line) => line.includes('needs an in-process run'))).toBe(true);
+  expect(lines.filter((line) => line.startsWith('SKIP') && !line.includes('needs an in-process run'))).toEqual([]);
   expect(lines.filter((line) => line.startsWith('PASS') && line.includes(' webhooks › '))).toHaveLength(4);
 
   const report = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junitFile, 'utf8')) as {
