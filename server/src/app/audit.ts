@@ -1,4 +1,6 @@
 import type { AuditAction, AuditContext, AuditEntry } from '../domain/audit.js';
+import type { Merchant } from '../domain/merchant.js';
+import type { Page, PageRequest } from '../domain/page.js';
 import type { Repositories } from '../ports/repositories.js';
 import type { Services } from './services.js';
 
@@ -14,3 +16,7 @@ export async function recordAudit(
 ): Promise<void> {
   await tx.audit.record({ id: s.ids.next('audit'), merchantId, context, action, subjectId, details, createdAt: s.clock.now() });
 }
+
+/** The merchant's audit log, newest first. */
+export const listAuditEntries = (s: Services, merchant: Merchant, page: PageRequest): Promise<Page<AuditEntry>> =>
+  s.uow.repos.audit.list(merchant.id, {}, page);

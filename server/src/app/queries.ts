@@ -31,3 +31,8 @@ export async function scannableQrCode(s: Services, id: string): Promise<QrCode> 
   if (expired) throw new DomainError('qr_code_expired', `QR code ${id} expired at ${qrCode.expiresAt.toISOString()}; create a new one.`);
   return qrCode;
 }
+
+/** Whose payment a QR code pays (live lists follow changes named by QR code); null for an unknown one. */
+export async function merchantOfQrCode(s: Services, qrCodeId: string): Promise<string | null> {
+  return (await s.uow.repos.qrCodes.findById(qrCodeId))?.merchantId ?? null;
+}

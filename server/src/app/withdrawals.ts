@@ -1,4 +1,5 @@
 import { takeForWithdrawal } from '../domain/balance.js';
+import type { PayoutAccount } from '../domain/payout-account.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { withdrawalEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
@@ -102,3 +103,7 @@ export async function retrieveWithdrawal(s: Services, merchant: Merchant, id: st
 
 export const listWithdrawals = (s: Services, merchant: Merchant, filter: WithdrawalFilter, page: PageRequest): Promise<Page<Withdrawal>> =>
   s.uow.repos.withdrawals.list(merchant.id, filter, page);
+
+/** Where the merchant's withdrawals go, as the operator last set it (read fresh: a cached merchant may predate it). */
+export const payoutAccountOf = async (s: Services, merchant: Merchant): Promise<PayoutAccount | null> =>
+  (await s.uow.repos.merchants.findById(merchant.id))?.payoutAccount ?? null;

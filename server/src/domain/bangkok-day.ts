@@ -30,3 +30,6 @@ export function dateFilterBound(text: string, edge: 'start' | 'end'): Date | nul
 
 /** The calendar day in Bangkok at an instant: 2026-11-24T17:30:00Z is 2026-11-25 there. */
 export const bangkokDateOf = (at: Date): string => new Date(at.getTime() + 7 * 3_600_000).toISOString().slice(0, 10);
+
+/** The calendar date `days` after (or before, when negative) a YYYY-MM-DD date. */
+export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);

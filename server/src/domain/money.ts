@@ -19,3 +19,11 @@ export function assertCurrency(currency: string): asserts currency is Currency {
     throw new DomainError('invalid_currency', `currency must be 'THB'; '${currency}' is not supported.`, 'currency');
   }
 }
+
+/** Baht as a person types it (1500, 1,500.5, 1500.50) in satang; null when it is not an amount with at most 2 decimals. */
+export function parseBaht(text: string): Satang | null {
+  const match = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  const satang = Number(match[1]!.replaceAll(',', '')) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return Number.isSafeInteger(satang) ? satang : null;
+}

@@ -13,3 +13,9 @@ export interface DateRange {
   startDate?: Date;
   endDate?: Date;
 }
+
+/** A page without a total: counting every match costs more than a page at a million rows; `more` says if a next page exists. */
+export interface Slice<T> {
+  items: T[];
+  more: boolean;
+}

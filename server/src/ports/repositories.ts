@@ -3,7 +3,7 @@ import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
-import type { DateRange, Page, PageRequest } from '../domain/page.js';
+import type { DateRange, Page, PageRequest, Slice } from '../domain/page.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
 import type { QrCode } from '../domain/qr-code.js';
 import type { Refund } from '../domain/refund.js';
@@ -51,12 +51,25 @@ export interface PaymentFilter extends DateRange {
   status?: PaymentStatus;
 }
 
+/** Succeeded payments of one Bangkok day (YYYY-MM-DD): how many, and their amount in satang. */
+export interface DailyTotal {
+  date: string;
+  count: number;
+  amount: number;
+}
+
 export interface PaymentRepository {
   insert(payment: Payment): Promise<void>;
   update(payment: Payment): Promise<void>;
   /** With `lock`, the row stays locked until the transaction ends, so concurrent changes queue. */
   findById(merchantId: string, id: string, options?: { lock?: boolean }): Promise<Payment | null>;
   list(merchantId: string, filter: PaymentFilter, page: PageRequest): Promise<Page<Payment>>;
+  /** Newest first like `list`, without counting every match (the dashboard's list at a million payments). */
+  listNewest(merchantId: string, filter: PaymentFilter, page: PageRequest): Promise<Slice<Payment>>;
+  /** The merchant's payments carrying exactly this reference, newest first. */
+  findByReference(merchantId: string, reference: string, page: PageRequest): Promise<Slice<Payment>>;
+  /** Payments that succeeded (refunded ones too) within the range, by the Bangkok day they succeeded on. */
+  succeededByDay(merchantId: string, range: Required<DateRange>): Promise<DailyTotal[]>;
   /** Pending test payments past their expiry, locked and skipped by concurrent sweepers. */
   lockOverdueTestPayments(now: Date, limit: number): Promise<Payment[]>;
   /** Pending live QR payments that expired at or before `expiredBy`, oldest first, unlocked: the bank is asked about them first. */
@@ -75,6 +88,8 @@ export interface OverdueLivePayment {
 export interface RefundRepository {
   insert(refund: Refund): Promise<void>;
   findById(merchantId: string, id: string): Promise<Refund | null>;
+  /** The payment's refunds, oldest first. */
+  listByPayment(merchantId: string, paymentId: string): Promise<Refund[]>;
 }
 
 export interface TransactionFilter extends DateRange {
@@ -104,6 +119,8 @@ export interface EventFilter extends DateRange {
 export interface EventLog {
   find(merchantId: string, id: string): Promise<EventPayload | null>;
   list(merchantId: string, filter: EventFilter, page: PageRequest): Promise<Page<EventPayload>>;
+  /** The events of one payment (its own and its refunds'), oldest first. */
+  ofPayment(merchantId: string, paymentId: string): Promise<EventPayload[]>;
   /** Deletes up to `limit` events older than `cutoff` with their deliveries, keeping any still owed a delivery. */
   purgeOlderThan(cutoff: Date, limit: number): Promise<number>;
 }
@@ -136,6 +153,8 @@ export interface WebhookRepository {
 export interface DeliveryRepository {
   list(merchantId: string, webhookId: string, page: PageRequest): Promise<Page<Delivery>>;
   findById(merchantId: string, webhookId: string, id: string): Promise<Delivery | null>;
+  /** The deliveries of these events, oldest first. */
+  ofEvents(merchantId: string, eventIds: readonly string[]): Promise<Delivery[]>;
   /** Writes the test event and its one delivery (no fan-out), due now, and wakes the dispatchers on commit. */
   queueTest(event: TestEvent, delivery: Delivery): Promise<void>;
   /**

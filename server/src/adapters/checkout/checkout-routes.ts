@@ -9,7 +9,7 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { Language } from './messages.js';
 import { renderCheckoutPage, renderNotFoundPage } from './page.js';
 import type { CheckoutStatusHub } from './status-hub.js';
-import { streamPlaces } from './stream-places.js';
+import { streamPlaces } from '../../domain/stream-places.js';
 
 /** Where the page is served: checkout_url is {PUBLIC_BASE_URL}/Thai/pay/{qr_code_id}. */
 export const CHECKOUT_BASE = '/Thai/pay';

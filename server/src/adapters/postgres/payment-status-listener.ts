@@ -34,3 +34,33 @@ export function embeddedPaymentStatusChanges(knex: Knex): PaymentStatusChanges {
     },
   };
 }
+
+/**
+ * One subscription for every reader in the server (the checkout pages and the dashboard's live lists): the first
+ * subscriber opens it, the last one to leave closes it, and each change is handed to all of them.
+ */
+export function sharedPaymentStatusChanges(changes: PaymentStatusChanges): PaymentStatusChanges {
+  const readers = new Set<(qrCodeId: string | null) => void>();
+  let opened: Promise<() => Promise<void>> | null = null;
+  return {
+    async subscribe(onChange) {
+      opened ??= changes
+        .subscribe((qrCodeId) => readers.forEach((reader) => reader(qrCodeId)))
+        .catch((error: unknown) => {
+          opened = null; // the next subscriber tries again
+          throw error;
+        });
+      await opened;
+      const reader = (qrCodeId: string | null) => onChange(qrCodeId);
+      readers.add(reader);
+      return async () => {
+        if (!readers.delete(reader) || readers.size > 0 || !opened) return;
+        const closing = opened;
+        opened = null; // a subscriber arriving meanwhile opens a new one
+        await (
+          await closing
+        )();
+      };
+    },
+  };
+}

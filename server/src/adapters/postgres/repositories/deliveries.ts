@@ -40,6 +40,14 @@ export const deliveryRepository = (db: Db): DeliveryRepository => ({
   async list(merchantId, webhookId, page) {
     return pageOf(db, 'webhook_deliveries', db('webhook_deliveries').where({ merchant_id: merchantId, webhook_id: webhookId }), page, toDelivery);
   },
+  async ofEvents(merchantId, eventIds) {
+    if (eventIds.length === 0) return [];
+    const rows = await db<DeliveryRow>('webhook_deliveries')
+      .where({ merchant_id: merchantId })
+      .whereIn('event_id', [...eventIds])
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(toDelivery);
+  },
   async findById(merchantId, webhookId, id) {
     const row = await db<DeliveryRow>('webhook_deliveries').where({ id, merchant_id: merchantId, webhook_id: webhookId }).first();
     return row ? toDelivery(row) : null;

@@ -44,6 +44,16 @@ export const eventLog = (db: Db): EventLog => {
         filter.startDate || filter.endDate ? undefined : counts.sum<{ n: number | string | null }[]>({ n: 'n' }).then((rows) => Number(rows[0]?.n ?? 0));
       return pageOf(db, 'events', query, page, toPayload, total);
     },
+    async ofPayment(merchantId, paymentId) {
+      // The expression and the predicate of the index events_by_payment (migration 0020), word for word.
+      const rows = await db('events')
+        .where({ merchant_id: merchantId })
+        .whereRaw(`(((payload)::json -> 'data') ->> 'payment_id') = ?`, [paymentId])
+        .whereRaw(`(kind LIKE 'payment.%' OR kind LIKE 'refund.%')`)
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])
+        .select<EventRow[]>('payload');
+      return rows.map(toPayload);
+    },
     async purgeOlderThan(cutoff, limit) {
       const result = await (db as Knex).raw<{ rows: unknown[] }>(PURGE, [cutoff, limit]);
       return result.rows.length;

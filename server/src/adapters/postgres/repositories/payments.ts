@@ -68,6 +68,12 @@ const toRow = (p: Payment): PaymentRow => ({
   expires_at: p.expiresAt,
 });
 
+const DAY_MS = 86_400_000;
+const newestFirst = [
+  { column: 'created_at', order: 'desc' },
+  { column: 'id', order: 'desc' },
+] as const;
+
 export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): PaymentRepository => ({
   async insert(payment) {
     await insert('payments', toRow(payment));
@@ -86,6 +92,44 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
   async list(merchantId, filter, page) {
     const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status }));
     return pageOf(db, 'payments', whereCreatedWithin(query, filter), page, toPayment);
+  },
+  async listNewest(merchantId, filter, page) {
+    const query = whereCreatedWithin(db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status })), filter);
+    // One row more than the page tells whether a next page exists; the ids come from the index first, as in pageOf.
+    const ids = query
+      .select('id')
+      .orderBy([...newestFirst])
+      .limit(page.limit + 1)
+      .offset(page.offset);
+    const rows = await db<PaymentRow>('payments')
+      .whereIn('id', ids)
+      .orderBy([...newestFirst]);
+    return { items: rows.slice(0, page.limit).map(toPayment), more: rows.length > page.limit };
+  },
+  async findByReference(merchantId, reference, page) {
+    const rows = await db<PaymentRow>('payments')
+      .where({ merchant_id: merchantId, reference })
+      .orderBy([...newestFirst])
+      .limit(page.limit + 1)
+      .offset(page.offset);
+    return { items: rows.slice(0, page.limit).map(toPayment), more: rows.length > page.limit };
+  },
+  async succeededByDay(merchantId, range) {
+    // Bangkok is UTC+7 all year: its day of an instant is the UTC date seven hours later.
+    const rows = await db('payments')
+      .where({ merchant_id: merchantId })
+      .whereIn('status', ['succeeded', 'refunded'])
+      .whereBetween('completed_at', [range.startDate, range.endDate])
+      // A payment succeeds within a day or so of its creation (expiry at most 1440 minutes): this bound lets the index serve.
+      .where('created_at', '>=', new Date(range.startDate.getTime() - 2 * DAY_MS))
+      .groupByRaw('1')
+      .orderByRaw('1')
+      .select<{ date: string; count: string | number; amount: string | number }[]>(
+        db.raw(`to_char((completed_at AT TIME ZONE 'UTC') + interval '7 hours', 'YYYY-MM-DD') AS date`),
+        db.raw('count(*) AS count'),
+        db.raw('sum(amount) AS amount'),
+      );
+    return rows.map((r) => ({ date: r.date, count: Number(r.count), amount: Number(r.amount) }));
   },
   async lockOverdueTestPayments(now, limit) {
     const rows = await db<PaymentRow>('payments as p')

@@ -13,6 +13,17 @@ export interface RefundRow {
   created_at: Date;
 }
 
+const toRefund = (row: RefundRow): Refund => ({
+  id: row.id,
+  merchantId: row.merchant_id,
+  paymentId: row.payment_id,
+  amount: row.amount,
+  currency: row.currency,
+  status: row.status,
+  reason: row.reason,
+  createdAt: row.created_at,
+});
+
 export const refundRepository = (db: Db, insert: Insert = insertNow(db)): RefundRepository => ({
   async insert(r) {
     await insert('refunds', {
@@ -28,17 +39,12 @@ export const refundRepository = (db: Db, insert: Insert = insertNow(db)): Refund
   },
   async findById(merchantId, id) {
     const row = await db<RefundRow>('refunds').where({ id, merchant_id: merchantId }).first();
-    return row
-      ? {
-          id: row.id,
-          merchantId: row.merchant_id,
-          paymentId: row.payment_id,
-          amount: row.amount,
-          currency: row.currency,
-          status: row.status,
-          reason: row.reason,
-          createdAt: row.created_at,
-        }
-      : null;
+    return row ? toRefund(row) : null;
+  },
+  async listByPayment(merchantId, paymentId) {
+    const rows = await db<RefundRow>('refunds')
+      .where({ payment_id: paymentId, merchant_id: merchantId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(toRefund);
   },
 });

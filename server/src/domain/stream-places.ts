@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from './errors.js';
 
 /** How long a refused page is told to wait; its script polls the status meanwhile. */
 const RETRY_AFTER_SECONDS = 30;

@@ -1,0 +1,60 @@
+import type { UnmatchedBankTransaction } from './bank-transaction.js';
+import type { EventPayload } from './events.js';
+import type { Payment, PaymentStatus } from './payment.js';
+import type { Refund } from './refund.js';
+import type { Delivery } from './webhook.js';
+
+/** One line of a payment's history, as its dashboard page shows it. */
+export type TimelineEntry =
+  | { kind: 'created'; at: Date }
+  | { kind: 'status'; at: Date; status: PaymentStatus }
+  | { kind: 'refund'; at: Date; refund: Refund }
+  | { kind: 'refund_outcome'; at: Date; refundId: string; status: 'succeeded' | 'failed' }
+  | { kind: 'delivery'; at: Date; delivery: Delivery }
+  | { kind: 'unmatched'; at: Date; unmatched: UnmatchedBankTransaction };
+
+export interface PaymentHistory {
+  payment: Payment;
+  refunds: readonly Refund[];
+  events: readonly EventPayload[];
+  deliveries: readonly Delivery[];
+  unmatched: readonly UnmatchedBankTransaction[];
+}
+
+const statusOfEvent = (event: EventPayload): PaymentStatus | null => {
+  if (!event.event.startsWith('payment.')) return null;
+  const status = event.data.status;
+  return typeof status === 'string' ? (status as PaymentStatus) : null;
+};
+
+/**
+ * Created, each status change, each refund and its outcome, each webhook delivery, money that did not fit: oldest
+ * first. Status changes come from the payment's events; once those are purged, the payment's own times stand in.
+ */
+export function paymentTimeline(history: PaymentHistory): TimelineEntry[] {
+  const { payment } = history;
+  const entries: TimelineEntry[] = [{ kind: 'created', at: payment.createdAt }];
+  const announced = new Set<PaymentStatus>(['pending']);
+  for (const event of history.events) {
+    const status = statusOfEvent(event);
+    const at = new Date(event.timestamp);
+    if (status && status !== 'pending') {
+      entries.push({ kind: 'status', at, status });
+      announced.add(status);
+    } else if (event.event === 'refund.completed' || event.event === 'refund.failed') {
+      const outcome = event.event === 'refund.completed' ? 'succeeded' : 'failed';
+      entries.push({ kind: 'refund_outcome', at, refundId: String(event.data.refund_id), status: outcome });
+    }
+  }
+  if (!announced.has(payment.status) && payment.status !== 'refunded')
+    entries.push({ kind: 'status', at: payment.completedAt ?? payment.updatedAt, status: payment.status });
+  if (payment.status === 'refunded') entries.push({ kind: 'status', at: payment.updatedAt, status: 'refunded' });
+  for (const refund of history.refunds) entries.push({ kind: 'refund', at: refund.createdAt, refund });
+  for (const delivery of history.deliveries) entries.push({ kind: 'delivery', at: delivery.deliveredAt ?? delivery.createdAt, delivery });
+  for (const unmatched of history.unmatched) entries.push({ kind: 'unmatched', at: unmatched.recordedAt, unmatched });
+  // Stable: entries of the same instant keep the order above (a status before the deliveries announcing it).
+  return entries
+    .map((entry, i) => ({ entry, i }))
+    .sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime() || a.i - b.i)
+    .map(({ entry }) => entry);
+}
