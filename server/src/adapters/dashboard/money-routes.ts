@@ -69,8 +69,10 @@ function dateRangeOf(req: Request, t: MoneyWords): { range: DateRange; problem: 
   const wrong: string[] = [];
   const from = text(req.query.from);
   const to = text(req.query.to);
-  if (from) isCalendarDate(from) ? (range.startDate = bangkokDayStart(from)) : wrong.push(from);
-  if (to) isCalendarDate(to) ? (range.endDate = bangkokDayEnd(to)) : wrong.push(to);
+  if (from && isCalendarDate(from)) range.startDate = bangkokDayStart(from);
+  else if (from) wrong.push(from);
+  if (to && isCalendarDate(to)) range.endDate = bangkokDayEnd(to);
+  else if (to) wrong.push(to);
   return { range, problem: wrong.length > 0 ? fill(t.badFilter, { problem: wrong.join(', ') }) : null };
 }
 
