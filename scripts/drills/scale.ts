@@ -9,10 +9,13 @@
  * server runs, and the alternatives, with EXPLAIN ANALYZE in the notes. The events outbox grows alongside to the same
  * sizes, and GET /Thai/v1/events is timed the same way (scale-events.ts), with the same target for its first page.
  * The merchant's ledger grows alongside to the same number of entries (0.1% still pending in their settlement delay),
- * and GET /balance and the first page of GET /balance/transactions are timed too (target: p50 < 50 ms).
+ * and GET /balance and the first page of GET /balance/transactions are timed too (target: p50 < 50 ms). The dashboard's
+ * Payments page (HTML, signed in as an owner) is timed over the same payments: its first page and a search by
+ * reference (target: p50 < 50 ms).
  */
 import type pg from 'pg';
 import { ms, percentile, type Drill, type DrillContext } from './lib/harness.js';
+import { dashboardCookie } from './lib/dashboard-session.js';
 import { call, createTestMerchant, inspect, scratchDatabase, startServer } from './lib/service.js';
 import { EVENT_QUERIES, EVENTS_FIRST_PAGE, growEvents } from './scale-events.js';
 
@@ -114,6 +117,9 @@ const month = (): { start: string; end: string } => {
 };
 
 const BASELINE = 'baseline: GET /payments/{id}';
+/** The dashboard's Payments page (HTML, signed in), rendered over the same use cases: target p50 < 50 ms at 1M. */
+const DASHBOARD_FIRST_PAGE = 'dashboard: Payments, first page';
+const DASHBOARD_SEARCH = 'dashboard: Payments, search by reference';
 const BALANCE = 'GET /balance';
 const LEDGER = 'first page of /balance/transactions';
 
@@ -131,12 +137,12 @@ const QUERIES: Query[] = [
 type Figures = { p50: number; p99: number; total: number };
 
 /** Round-robin over the queries (so that noise from other work on the machine spreads evenly), 3 warm-ups each. */
-async function measureAll(base: string, apiKey: string, queries: { name: string; query: string }[]): Promise<Map<string, Figures>> {
+async function measureAll(base: string, apiKey: string, queries: { name: string; query: string; headers?: Record<string, string> }[]): Promise<Map<string, Figures>> {
   const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
   const totals = new Map<string, number>();
   for (let i = 0; i < WARMUP + SAMPLES; i++) {
     for (const q of queries) {
-      const reply = await call(base, 'GET', q.query, { apiKey, timeoutMs: 30_000 });
+      const reply = await call(base, 'GET', q.query, { apiKey, timeoutMs: 30_000, headers: q.headers });
       if (reply.status !== 200) throw new Error(`GET ${q.query}: ${reply.status} ${reply.text.slice(0, 200)}`);
       totals.set(q.name, reply.body.total ?? -1);
       if (i >= WARMUP) times.get(q.name)!.push(reply.ms);
@@ -248,13 +254,20 @@ export const scaleDrill: Drill = {
       const events = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE merchant_id = $1', [merchant.id]);
       ctx.check(`events for the merchant at stage ${rows}`, events.rows[0]!.n, events.rows[0]!.n === rows, String(rows));
       anyPayment ||= (await pg.query<{ id: string }>('SELECT id FROM payments WHERE merchant_id = $1 LIMIT 1', [merchant.id])).rows[0]!.id;
+      const cookie = { cookie: await dashboardCookie(db.url, merchant.id) };
       const measured = await measureAll(server.base, merchant.apiKey, [
+        { name: DASHBOARD_FIRST_PAGE, query: '/dashboard/payments', headers: cookie },
+        // References are INV-<i> (see insertTransactions): one from the middle of the history.
+        { name: DASHBOARD_SEARCH, query: `/dashboard/payments?q=INV-${Math.floor(payments / 2)}`, headers: cookie },
         { name: BASELINE, query: `/Thai/v1/payments/${anyPayment}` },
         { name: BALANCE, query: '/Thai/v1/balance' },
         { name: LEDGER, query: '/Thai/v1/balance/transactions?limit=20' },
         ...QUERIES.map((q) => ({ name: q.name, query: `/Thai/v1/transactions?${q.query(rows)}` })),
         ...EVENT_QUERIES.map((q) => ({ name: q.name, query: `/Thai/v1/events?${q.query(rows)}` })),
       ]);
+      const searched = await call(server.base, 'GET', `/dashboard/payments?q=INV-${Math.floor(payments / 2)}`, { headers: cookie });
+      const found = searched.text.match(/data-payment-id="/g)?.length ?? 0;
+      ctx.check(`dashboard search by reference at stage ${rows}`, `${found} row`, searched.status === 200 && found === 1, '1 row');
       // The totals come from the counts the seeding kept itself (the row trigger was off): they must equal the rows.
       const listed = measured.get(QUERIES[0]!.name)!.total;
       ctx.check(`total of the transaction list at stage ${rows}`, listed, listed === rows, String(rows));
@@ -279,7 +292,7 @@ export const scaleDrill: Drill = {
           last.p50 < TARGET_MS,
           `p50 < ${TARGET_MS} ms at ${stages.at(-1)} ledger entries (running totals)`,
         );
-      } else if (name.startsWith('first page') || name === EVENTS_FIRST_PAGE) {
+      } else if (name.startsWith('first page') || name === EVENTS_FIRST_PAGE || name === DASHBOARD_FIRST_PAGE || name === DASHBOARD_SEARCH) {
         ctx.check(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), last.p50 < TARGET_MS, `p50 < ${TARGET_MS} ms at ${stages.at(-1)}`);
       } else {
         ctx.figure(`${name}: p50 / p99 at ${stages.join(' | ')}`, cells.join(' | '), `total ${last.total}`);
