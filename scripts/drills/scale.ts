@@ -137,7 +137,11 @@ const QUERIES: Query[] = [
 type Figures = { p50: number; p99: number; total: number };
 
 /** Round-robin over the queries (so that noise from other work on the machine spreads evenly), 3 warm-ups each. */
-async function measureAll(base: string, apiKey: string, queries: { name: string; query: string; headers?: Record<string, string> }[]): Promise<Map<string, Figures>> {
+async function measureAll(
+  base: string,
+  apiKey: string,
+  queries: { name: string; query: string; headers?: Record<string, string> }[],
+): Promise<Map<string, Figures>> {
   const times = new Map<string, number[]>(queries.map((q) => [q.name, []]));
   const totals = new Map<string, number>();
   for (let i = 0; i < WARMUP + SAMPLES; i++) {

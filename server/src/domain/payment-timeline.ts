@@ -27,6 +27,10 @@ const statusOfEvent = (event: EventPayload): PaymentStatus | null => {
   return typeof status === 'string' ? (status as PaymentStatus) : null;
 };
 
+/** What comes first at one instant: a refund before the status it leads to, a change before the deliveries announcing it. */
+const rank = (entry: TimelineEntry): number =>
+  ({ created: 0, status: entry.kind === 'status' && entry.status === 'refunded' ? 3 : 1, refund: 2, refund_outcome: 4, delivery: 5, unmatched: 6 })[entry.kind];
+
 /**
  * Created, each status change, each refund and its outcome, each webhook delivery, money that did not fit: oldest
  * first. Status changes come from the payment's events; once those are purged, the payment's own times stand in.
@@ -52,9 +56,5 @@ export function paymentTimeline(history: PaymentHistory): TimelineEntry[] {
   for (const refund of history.refunds) entries.push({ kind: 'refund', at: refund.createdAt, refund });
   for (const delivery of history.deliveries) entries.push({ kind: 'delivery', at: delivery.deliveredAt ?? delivery.createdAt, delivery });
   for (const unmatched of history.unmatched) entries.push({ kind: 'unmatched', at: unmatched.recordedAt, unmatched });
-  // Stable: entries of the same instant keep the order above (a status before the deliveries announcing it).
-  return entries
-    .map((entry, i) => ({ entry, i }))
-    .sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime() || a.i - b.i)
-    .map(({ entry }) => entry);
+  return entries.sort((a, b) => a.at.getTime() - b.at.getTime() || rank(a) - rank(b));
 }

@@ -53,7 +53,10 @@ async function expectSound({ page, traffic }: OpenPage, label: string): Promise<
     label,
   ).toEqual([]);
   const origin = new URL(server.url).origin;
-  expect(traffic.requests.filter((url) => new URL(url).origin !== origin), label).toEqual([]);
+  expect(
+    traffic.requests.filter((url) => new URL(url).origin !== origin),
+    label,
+  ).toEqual([]);
   expect(traffic.errors, label).toEqual([]);
 }
 
@@ -156,7 +159,14 @@ describe('the money pages in a real browser', { timeout: 120_000 }, () => {
   it('keeps every page sound at 390 px and 1280 px, in Thai and in English', async () => {
     const { payment_id } = await qrCode({ reference: 'PENDING-QR', metadata: { order_id: 'A-17' } });
     const paidId = await paid(api, 33_300);
-    const pages = ['/dashboard', '/dashboard/payments', `/dashboard/payments/${payment_id}`, `/dashboard/payments/${paidId}`, '/dashboard/balance', '/dashboard/audit'];
+    const pages = [
+      '/dashboard',
+      '/dashboard/payments',
+      `/dashboard/payments/${payment_id}`,
+      `/dashboard/payments/${paidId}`,
+      '/dashboard/balance',
+      '/dashboard/audit',
+    ];
     for (const locale of ['th', 'en'] as const)
       for (const desktop of [false, true])
         for (const path of pages) {

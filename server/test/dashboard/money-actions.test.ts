@@ -50,7 +50,11 @@ describe('the money pages by role', { timeout: 120_000 }, () => {
       // A valid CSRF token of the member's own session: a forged form from a role without the power is still refused.
       const csrf = members[role].csrfToken;
       const preview = await client.post(`/dashboard/payments/${paymentId}/refund`, { amount: '50.25', reason: 'damaged' }, { csrf });
-      const confirm = await client.post(`/dashboard/payments/${paymentId}/refund/confirm`, { amount: '5025', reason: 'damaged', key: `forged-key-${role}-0001` }, { csrf });
+      const confirm = await client.post(
+        `/dashboard/payments/${paymentId}/refund/confirm`,
+        { amount: '5025', reason: 'damaged', key: `forged-key-${role}-0001` },
+        { csrf },
+      );
       const payment = (await api.get(`/Thai/v1/payments/${paymentId}`)).body;
       if (roleMay(role, 'refunds:write')) {
         expect(preview.status, role).toBe(200);
@@ -130,7 +134,9 @@ describe('the money pages by role', { timeout: 120_000 }, () => {
           details: { amount: 10_000 },
         });
         // Sent again, the same form withdraws nothing more.
-        expect((await client.post('/dashboard/balance/withdraw/confirm', { amount: '10000', key: `withdraw-key-${role}-0001` })).location).toBe(confirm.location);
+        expect((await client.post('/dashboard/balance/withdraw/confirm', { amount: '10000', key: `withdraw-key-${role}-0001` })).location).toBe(
+          confirm.location,
+        );
         expect((await api.get('/Thai/v1/withdrawals?limit=100')).body.total).toBe(before + 1);
       } else {
         expect(page.text).not.toContain('id="withdraw-form"');
