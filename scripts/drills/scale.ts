@@ -120,6 +120,7 @@ const BASELINE = 'baseline: GET /payments/{id}';
 /** The dashboard's Payments page (HTML, signed in), rendered over the same use cases: target p50 < 50 ms at 1M. */
 const DASHBOARD_FIRST_PAGE = 'dashboard: Payments, first page';
 const DASHBOARD_SEARCH = 'dashboard: Payments, search by reference';
+const DASHBOARD_HOME = 'dashboard: Home (30 days of figures, no target)';
 const BALANCE = 'GET /balance';
 const LEDGER = 'first page of /balance/transactions';
 
@@ -261,6 +262,7 @@ export const scaleDrill: Drill = {
       const cookie = { cookie: await dashboardCookie(db.url, merchant.id) };
       const measured = await measureAll(server.base, merchant.apiKey, [
         { name: DASHBOARD_FIRST_PAGE, query: '/dashboard/payments', headers: cookie },
+        { name: DASHBOARD_HOME, query: '/dashboard', headers: cookie },
         // References are INV-<i> (see insertTransactions): one from the middle of the history.
         { name: DASHBOARD_SEARCH, query: `/dashboard/payments?q=INV-${Math.floor(payments / 2)}`, headers: cookie },
         { name: BASELINE, query: `/Thai/v1/payments/${anyPayment}` },
