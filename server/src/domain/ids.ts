@@ -13,6 +13,8 @@ export const idPrefixes = {
   withdrawal: 'wd',
   balanceTransaction: 'bt',
   bankTransaction: 'btx',
+  user: 'usr',
+  invitation: 'inv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

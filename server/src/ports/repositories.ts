@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
+import type { AccountRepositories } from './account-repositories.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
@@ -210,7 +211,7 @@ export interface BankCheckQueue {
   claimDue(now: Date, leaseMs: number, expiredSince: Date, limit: number): Promise<BankCheck[]>;
 }
 
-export interface Repositories {
+export interface Repositories extends AccountRepositories {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
   qrCodes: QrCodeRepository;
