@@ -35,6 +35,9 @@ import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
+import { scryptPasswords } from './adapters/system/scrypt-passwords.js';
+import { randomSecretTokens } from './adapters/system/secret-tokens.js';
+import { otpauthSecondFactor } from './adapters/system/totp.js';
 import { repeat } from './adapters/system/repeat.js';
 import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
 import { embeddedDeliveryWakeups } from './adapters/webhooks/embedded-wakeups.js';
@@ -115,6 +118,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
       },
+      accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       metrics: metrics ?? silentMetrics,
     };
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));

@@ -1,7 +1,7 @@
 import { AccountError } from '../domain/account-errors.js';
-import type { AuditContext } from '../domain/audit.js';
+import { operatorContext, type AuditContext } from '../domain/audit.js';
 import { invitationExpiry, invitationState, type Invitation } from '../domain/invitation.js';
-import { roles, type Role } from '../domain/permissions.js';
+import { isRole, roles, type Role } from '../domain/permissions.js';
 import { teamChangeRefusal } from '../domain/team.js';
 import { isEmail, normalizeEmail, type User } from '../domain/user.js';
 import type { Repositories } from '../ports/repositories.js';
@@ -19,13 +19,11 @@ export interface IssuedInvitation {
   token: string;
 }
 
-const OPERATOR: AuditContext = { actor: { kind: 'operator' }, channel: 'cli', clientAddress: null };
-
 function checkInvitee(email: string, role: string): { email: string; role: Role } {
   const address = normalizeEmail(email);
   if (!isEmail(address)) throw new AccountError('invalid_email', `'${email}' is not an e-mail address.`);
-  if (!(roles as readonly string[]).includes(role)) throw new AccountError('forbidden', `'${role}' is not a role (${roles.join(', ')}).`);
-  return { email: address, role: role as Role };
+  if (!isRole(role)) throw new AccountError('forbidden', `'${role}' is not a role (${roles.join(', ')}).`);
+  return { email: address, role };
 }
 
 async function issue(tx: Repositories, s: Services, context: AuditContext, merchantId: string, email: string, role: Role, invitedBy: string | null) {
@@ -51,7 +49,7 @@ async function issue(tx: Repositories, s: Services, context: AuditContext, merch
 export async function inviteAsOperator(s: Services, merchantId: string, email: string, role: string): Promise<IssuedInvitation> {
   const invitee = checkInvitee(email, role);
   if (!(await s.uow.repos.merchants.findById(merchantId))) throw new AccountError('unknown_merchant', `No merchant with id '${merchantId}'.`);
-  return s.uow.run((tx) => issue(tx, s, OPERATOR, merchantId, invitee.email, invitee.role, null));
+  return s.uow.run((tx) => issue(tx, s, operatorContext, merchantId, invitee.email, invitee.role, null));
 }
 
 /** An owner or admin invites from the Team page (admins cannot invite owners). */

@@ -1,4 +1,5 @@
 import { AccountError } from '../domain/account-errors.js';
+import type { AuditEntry } from '../domain/audit.js';
 import { sessionState } from '../domain/dashboard-session.js';
 import { isFreshStep, isTotpCode } from '../domain/second-factor.js';
 import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT, FAILURES_LOOKBACK_MS, lockedUntil } from '../domain/sign-in-limits.js';
@@ -88,8 +89,9 @@ export async function completeSignIn(s: Services, pendingSessionId: string, code
     await tx.signInFailures.clearEmail(user.email);
     const first = (await tx.memberships.listOfUser(user.id))[0] ?? null;
     const session = await openSession(tx, s, user.id, first?.merchantId ?? null, client);
-    const left = method === 'recovery_code' ? { recovery_codes_left: await tx.users.unusedRecoveryCodes(user.id) } : {};
-    await auditUserEvent(tx, s, userContext(user, client), user.id, 'sign_in', { method, ...left });
+    const details: AuditEntry['details'] = { method };
+    if (method === 'recovery_code') details.recovery_codes_left = await tx.users.unusedRecoveryCodes(user.id);
+    await auditUserEvent(tx, s, userContext(user, client), user.id, 'sign_in', details);
     return { ...session, merchantId: first?.merchantId ?? null };
   });
   if (opened) return opened;

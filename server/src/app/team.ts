@@ -1,6 +1,6 @@
 import { AccountError } from '../domain/account-errors.js';
 import type { Invitation } from '../domain/invitation.js';
-import { roles, type Role } from '../domain/permissions.js';
+import { isRole, type Role } from '../domain/permissions.js';
 import { teamChangeRefusal, type TeamRefusal } from '../domain/team.js';
 import type { TeamMember } from '../ports/account-repositories.js';
 import { userContext, type Client } from './account-audit.js';
@@ -29,8 +29,8 @@ export async function listTeam(s: Services, merchantId: string): Promise<{ membe
 }
 
 function roleOf(text: string): Role {
-  if (!(roles as readonly string[]).includes(text)) throw new AccountError('forbidden', `'${text}' is not a role.`);
-  return text as Role;
+  if (!isRole(text)) throw new AccountError('forbidden', `'${text}' is not a role.`);
+  return text;
 }
 
 /** The team, locked for this transaction (so two changes cannot each leave the other as the last owner), and the target. */

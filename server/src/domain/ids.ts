@@ -13,6 +13,7 @@ export const idPrefixes = {
   withdrawal: 'wd',
   balanceTransaction: 'bt',
   bankTransaction: 'btx',
+  audit: 'aud',
   user: 'usr',
   invitation: 'inv',
 } as const;

@@ -43,9 +43,9 @@ export const invitationRepository = (db: Db): InvitationRepository => ({
     });
   },
   async findByTokenHash(tokenHash, options) {
-    const query = db<InvitationRow>('invitations').where({ token_hash: tokenHash }).first();
+    const query = db<InvitationRow>('invitations').where('token_hash', tokenHash);
     if (options?.lock) void query.forUpdate();
-    const row = await query;
+    const row = (await query)[0];
     if (!row) return null;
     const pending: PendingEnrolment | null =
       row.pending_password_hash && row.pending_totp_secret ? { passwordHash: row.pending_password_hash, totpSecret: row.pending_totp_secret } : null;
