@@ -10,6 +10,7 @@ import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
 import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
 import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
+import { DASHBOARD_BASE, dashboardRoutes } from './adapters/dashboard/dashboard-routes.js';
 import { createApp } from './adapters/http/app.js';
 import { NOSNIFF } from './adapters/http/response-headers.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
@@ -156,7 +157,13 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
-    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+    pages: [
+      { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+      {
+        basePath: DASHBOARD_BASE,
+        router: dashboardRoutes({ services: runtime.services, publicBaseUrl: runtime.config.publicBaseUrl, logger: runtime.logger }),
+      },
+    ],
     validateResponses: overrides.validateResponses ?? false,
     hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,

@@ -14,7 +14,12 @@ async function confirmPassword(s: Services, userId: string, password: string): P
 }
 
 /** A new password ends the user's other sessions (whoever had the old one is signed out). */
-export async function changePassword(s: Services, signedIn: SignedIn, request: { current: string; next: string }, client: Client): Promise<{ endedSessions: number }> {
+export async function changePassword(
+  s: Services,
+  signedIn: SignedIn,
+  request: { current: string; next: string },
+  client: Client,
+): Promise<{ endedSessions: number }> {
   await confirmPassword(s, signedIn.user.id, request.current);
   checkNewPassword(request.next, signedIn.user.email);
   const hash = await s.accounts.passwords.hash(request.next);
@@ -30,7 +35,12 @@ export async function changePassword(s: Services, signedIn: SignedIn, request: {
 export const newSecondFactorSecret = (s: Services): string => s.accounts.secondFactor.newSecret();
 
 /** The secret is the one the page showed (sent back with the form); one code of it and the password confirm it. */
-export async function changeSecondFactor(s: Services, signedIn: SignedIn, request: { password: string; secret: string; code: string }, client: Client): Promise<void> {
+export async function changeSecondFactor(
+  s: Services,
+  signedIn: SignedIn,
+  request: { password: string; secret: string; code: string },
+  client: Client,
+): Promise<void> {
   await confirmPassword(s, signedIn.user.id, request.password);
   if (!/^[A-Z2-7]{32}$/.test(request.secret)) throw new AccountError('wrong_code', 'Start the second-factor change again.');
   const step = s.accounts.secondFactor.matchStep(request.secret, request.code, s.clock.now());

@@ -24,7 +24,15 @@ export async function openSession(tx: Repositories, s: Services, userId: string,
   return opened;
 }
 
-export function sessionRow(s: Services, opened: OpenedSession, userId: string, merchantId: string | null, now: Date, verifiedAt: Date | null, client: Client): DashboardSession {
+export function sessionRow(
+  s: Services,
+  opened: OpenedSession,
+  userId: string,
+  merchantId: string | null,
+  now: Date,
+  verifiedAt: Date | null,
+  client: Client,
+): DashboardSession {
   return {
     idHash: s.accounts.tokens.hash(opened.id),
     userId,
@@ -85,10 +93,13 @@ export async function openSessions(s: Services, userId: string): Promise<Dashboa
   return (await s.uow.repos.sessions.listOfUser(userId)).filter((session) => sessionState(session, now) === 'active');
 }
 
-export async function signOut(s: Services, signedIn: SignedIn, client: Client): Promise<void> {
+/** Sign-out: the session ends (recorded in the user's merchants' audit logs when it was a signed-in one). */
+export async function endSession(s: Services, sessionId: string, signedIn: SignedIn | null, client: Client): Promise<void> {
+  const idHash = s.accounts.tokens.hash(sessionId);
   await s.uow.run(async (tx) => {
-    await tx.sessions.delete(signedIn.session.idHash);
-    await auditUserEvent(tx, s, userContext(signedIn.user, client), signedIn.user.id, 'sign_out', { sessions: 'this' });
+    await tx.sessions.delete(idHash);
+    if (signedIn && signedIn.session.idHash === idHash)
+      await auditUserEvent(tx, s, userContext(signedIn.user, client), signedIn.user.id, 'sign_out', { sessions: 'this' });
   });
 }
 

@@ -7,7 +7,7 @@ import { isEmail, normalizeEmail, type User } from '../domain/user.js';
 import type { Repositories } from '../ports/repositories.js';
 import { userContext, type Client } from './account-audit.js';
 import { recordAudit } from './audit.js';
-import { openSession, type OpenedSession } from './dashboard-sessions.js';
+import { openSession, type OpenedSession, type SignedIn } from './dashboard-sessions.js';
 import { checkNewPassword } from './passwords.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 import type { Services } from './services.js';
@@ -95,7 +95,12 @@ export async function openInvitation(s: Services, token: string): Promise<OpenIn
   if (!found || invitationState(found.invitation, s.clock.now()) !== 'open') throw unusable();
   const merchant = await s.uow.repos.merchants.findById(found.invitation.merchantId);
   const existing = await s.uow.repos.users.findByEmail(found.invitation.email);
-  return { invitation: found.invitation, merchantName: merchant?.name ?? '', existingUser: existing !== null, pendingSecret: found.pending?.totpSecret ?? null };
+  return {
+    invitation: found.invitation,
+    merchantName: merchant?.name ?? '',
+    existingUser: existing !== null,
+    pendingSecret: found.pending?.totpSecret ?? null,
+  };
 }
 
 /** Step 1 of accepting: the password, kept (hashed) on the invitation with a new TOTP secret to enrol. */
@@ -136,14 +141,18 @@ export async function confirmEnrolment(s: Services, token: string, code: string,
     await tx.users.replaceRecoveryCodes(user.id, recovery.hashes, now);
     await tx.memberships.insert({ userId: user.id, merchantId: invitation.merchantId, role: invitation.role, createdAt: now });
     await tx.invitations.markAccepted(invitation.id, now);
-    await recordAudit(tx, s, userContext(user, client), invitation.merchantId, 'invitation_accepted', invitation.id, { email: user.email, role: invitation.role });
+    await recordAudit(tx, s, userContext(user, client), invitation.merchantId, 'invitation_accepted', invitation.id, {
+      email: user.email,
+      role: invitation.role,
+    });
     const session = await openSession(tx, s, user.id, invitation.merchantId, client);
     return { user, merchantId: invitation.merchantId, session, recoveryCodes: recovery.codes };
   });
 }
 
-/** A user who has an account already joins one more merchant, signed in as the invited e-mail. */
-export async function acceptAsUser(s: Services, token: string, user: Pick<User, 'id' | 'email'>, client: Client): Promise<{ merchantId: string }> {
+/** A user who has an account already joins one more merchant, signed in as the invited e-mail; the session turns to it. */
+export async function acceptAsUser(s: Services, token: string, signedIn: Pick<SignedIn, 'user' | 'session'>, client: Client): Promise<{ merchantId: string }> {
+  const { user } = signedIn;
   const now = s.clock.now();
   return s.uow.run(async (tx) => {
     const found = await tx.invitations.findByTokenHash(s.accounts.tokens.hash(token), { lock: true });
@@ -152,7 +161,11 @@ export async function acceptAsUser(s: Services, token: string, user: Pick<User, 
     if (await tx.memberships.find(user.id, invitation.merchantId)) throw new AccountError('already_member', 'You are a member of this merchant already.');
     await tx.memberships.insert({ userId: user.id, merchantId: invitation.merchantId, role: invitation.role, createdAt: now });
     await tx.invitations.markAccepted(invitation.id, now);
-    await recordAudit(tx, s, userContext(user, client), invitation.merchantId, 'invitation_accepted', invitation.id, { email: user.email, role: invitation.role });
+    await recordAudit(tx, s, userContext(user, client), invitation.merchantId, 'invitation_accepted', invitation.id, {
+      email: user.email,
+      role: invitation.role,
+    });
+    await tx.sessions.setMerchant(signedIn.session.idHash, invitation.merchantId);
     return { merchantId: invitation.merchantId };
   });
 }

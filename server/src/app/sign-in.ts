@@ -24,7 +24,10 @@ const decoyOf = (hasher: PasswordHasher, s: Services): Promise<string> => {
 async function isLocked(s: Services, email: string, client: Client): Promise<boolean> {
   const now = s.clock.now();
   const since = new Date(now.getTime() - FAILURES_LOOKBACK_MS);
-  const [ofEmail, ofAddress] = await Promise.all([s.uow.repos.signInFailures.ofEmail(email, since), s.uow.repos.signInFailures.ofAddress(client.address, since)]);
+  const [ofEmail, ofAddress] = await Promise.all([
+    s.uow.repos.signInFailures.ofEmail(email, since),
+    s.uow.repos.signInFailures.ofAddress(client.address, since),
+  ]);
   return lockedUntil(ofEmail, ACCOUNT_FAILURE_LIMIT, now) !== null || lockedUntil(ofAddress, ADDRESS_FAILURE_LIMIT, now) !== null;
 }
 
@@ -66,7 +69,12 @@ export async function awaitsSecondFactor(s: Services, pendingSessionId: string):
  * Step 2: a TOTP code (once each) or an unused recovery code. The half session is replaced by a new signed-in one (a
  * new id: the one before the second factor is worth nothing), on the user's first merchant.
  */
-export async function completeSignIn(s: Services, pendingSessionId: string, code: string, client: Client): Promise<OpenedSession & { merchantId: string | null }> {
+export async function completeSignIn(
+  s: Services,
+  pendingSessionId: string,
+  code: string,
+  client: Client,
+): Promise<OpenedSession & { merchantId: string | null }> {
   const repos = s.uow.repos;
   const pendingHash = s.accounts.tokens.hash(pendingSessionId);
   const pending = await repos.sessions.findByIdHash(pendingHash);

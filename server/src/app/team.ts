@@ -24,7 +24,10 @@ const refusalMessages: Record<TeamRefusal, string> = {
 export const refusalError = (refusal: TeamRefusal): AccountError => new AccountError(refusal, refusalMessages[refusal]);
 
 export async function listTeam(s: Services, merchantId: string): Promise<{ members: TeamMember[]; invitations: Invitation[] }> {
-  const [members, invitations] = await Promise.all([s.uow.repos.memberships.listOfMerchant(merchantId), s.uow.repos.invitations.listOpen(merchantId, s.clock.now())]);
+  const [members, invitations] = await Promise.all([
+    s.uow.repos.memberships.listOfMerchant(merchantId),
+    s.uow.repos.invitations.listOpen(merchantId, s.clock.now()),
+  ]);
   return { members, invitations };
 }
 

@@ -32,4 +32,5 @@ export function sessionState(session: Pick<DashboardSession, 'createdAt' | 'last
   return 'active';
 }
 
-export const needsTouch = (session: Pick<DashboardSession, 'lastSeenAt'>, now: Date): boolean => now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_MS;
+export const needsTouch = (session: Pick<DashboardSession, 'lastSeenAt'>, now: Date): boolean =>
+  now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_MS;

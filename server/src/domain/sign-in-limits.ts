@@ -25,4 +25,7 @@ export function lockedUntil(failures: readonly Date[], limit: FailureLimit, now:
 }
 
 /** How far back failures matter for the limits above. */
-export const FAILURES_LOOKBACK_MS = Math.max(ACCOUNT_FAILURE_LIMIT.windowMs + ACCOUNT_FAILURE_LIMIT.lockMs, ADDRESS_FAILURE_LIMIT.windowMs + ADDRESS_FAILURE_LIMIT.lockMs);
+export const FAILURES_LOOKBACK_MS = Math.max(
+  ACCOUNT_FAILURE_LIMIT.windowMs + ACCOUNT_FAILURE_LIMIT.lockMs,
+  ADDRESS_FAILURE_LIMIT.windowMs + ADDRESS_FAILURE_LIMIT.lockMs,
+);

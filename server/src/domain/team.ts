@@ -21,7 +21,8 @@ export function teamChangeRefusal(actorRole: Role, change: TeamChange, ownerCoun
   const touchesOwner =
     change.kind === 'invite' ? change.role === 'owner' : change.kind === 'remove' ? change.role === 'owner' : change.from === 'owner' || change.to === 'owner';
   if (touchesOwner && actorRole !== 'owner') return 'owners_only';
-  const losesOwner = (change.kind === 'remove' && change.role === 'owner') || (change.kind === 'change_role' && change.from === 'owner' && change.to !== 'owner');
+  const losesOwner =
+    (change.kind === 'remove' && change.role === 'owner') || (change.kind === 'change_role' && change.from === 'owner' && change.to !== 'owner');
   if (losesOwner && ownerCount <= 1) return 'last_owner';
   return null;
 }

@@ -21,5 +21,4 @@ export const EMAIL_MAX_LENGTH = 254;
 export const normalizeEmail = (text: string): string => text.trim().toLowerCase();
 
 /** Plausible enough to be an address someone reads: one @, a dot in the domain, no spaces or controls. */
-export const isEmail = (text: string): boolean =>
-  text.length <= EMAIL_MAX_LENGTH && /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(text);
+export const isEmail = (text: string): boolean => text.length <= EMAIL_MAX_LENGTH && /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(text);

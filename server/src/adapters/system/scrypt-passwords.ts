@@ -9,7 +9,9 @@ const SALT_BYTES = 16;
 
 const derive = (password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> =>
   new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
 
 /** scrypt from node:crypto; the hash names its parameters (`scrypt$N$r$p$salt$key`), so they can rise later. */

@@ -3,7 +3,14 @@ import { TOTP, TOTP_WINDOW_STEPS, normalizeCode } from '../../domain/second-fact
 import type { SecondFactor } from '../../ports/accounts.js';
 
 const totpOf = (secret: string, account = '') =>
-  new Totp({ issuer: TOTP.issuer, label: account, algorithm: TOTP.algorithm, digits: TOTP.digits, period: TOTP.periodSeconds, secret: Secret.fromBase32(secret) });
+  new Totp({
+    issuer: TOTP.issuer,
+    label: account,
+    algorithm: TOTP.algorithm,
+    digits: TOTP.digits,
+    period: TOTP.periodSeconds,
+    secret: Secret.fromBase32(secret),
+  });
 
 /** RFC 6238 with the otpauth library: 160-bit secrets (as RFC 4226 recommends), base32 for people and apps. */
 export const otpauthSecondFactor: SecondFactor = {

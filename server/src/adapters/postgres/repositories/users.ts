@@ -51,7 +51,9 @@ export const userRepository = (db: Db): UserRepository => ({
     // One statement decides: two sign-ins with the same code cannot both pass.
     const updated = await db('users')
       .where({ id })
-      .andWhere((q) => q.whereNull('totp_last_step').orWhere('totp_last_step', '<', step))
+      .andWhere((q) => {
+        void q.whereNull('totp_last_step').orWhere('totp_last_step', '<', step);
+      })
       .update({ totp_last_step: step });
     return updated === 1;
   },
