@@ -10,6 +10,8 @@ import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
 import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
 import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
+import { DASHBOARD_BASE, dashboardRoutes } from './adapters/dashboard/dashboard-routes.js';
+import { merchantPaymentFeed, type MerchantPaymentFeed } from './adapters/dashboard/payment-feed.js';
 import { createApp } from './adapters/http/app.js';
 import { NOSNIFF } from './adapters/http/response-headers.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
@@ -20,7 +22,8 @@ import { openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
 import { poolUse } from './adapters/postgres/pool-use.js';
 import { deliveryBacklog } from './adapters/postgres/repositories/delivery-backlog.js';
-import { embeddedPaymentStatusChanges, postgresPaymentStatusChanges } from './adapters/postgres/payment-status-listener.js';
+import { embeddedPaymentStatusChanges, postgresPaymentStatusChanges, sharedPaymentStatusChanges } from './adapters/postgres/payment-status-listener.js';
+import type { PaymentStatusChanges } from './ports/payment-status.js';
 import { deliveryQueue } from './adapters/postgres/repositories/delivery-queue.js';
 import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { renderQrImage } from './adapters/promptpay/qr-image.js';
@@ -35,6 +38,9 @@ import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
+import { scryptPasswords } from './adapters/system/scrypt-passwords.js';
+import { randomSecretTokens } from './adapters/system/secret-tokens.js';
+import { otpauthSecondFactor } from './adapters/system/totp.js';
 import { repeat } from './adapters/system/repeat.js';
 import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
 import { embeddedDeliveryWakeups } from './adapters/webhooks/embedded-wakeups.js';
@@ -115,6 +121,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
       },
+      accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       metrics: metrics ?? silentMetrics,
     };
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
@@ -137,22 +144,44 @@ const httpMetrics = (metrics: PrometheusMetrics, serveOnApiPort: boolean) => ({
   serveOnApiPort,
 });
 
-/** Open checkout pages follow their payments through one notification listener per server. */
-export function checkoutHubOf(runtime: Runtime): CheckoutStatusHub {
+/** Payment status changes as the database notifies them: ONE listener per server, shared by every page that follows them. */
+export function paymentStatusChangesOf(runtime: Runtime): PaymentStatusChanges {
   const { databaseUrl } = runtime.config;
-  const onError = (error: unknown) => runtime.logger.warn({ err: error }, 'checkout status updates interrupted; recovering');
-  const changes = databaseUrl ? postgresPaymentStatusChanges(databaseUrl, onError) : embeddedPaymentStatusChanges(runtime.db.knex);
-  return checkoutStatusHub(runtime.services, changes, onError);
+  const onError = (error: unknown) => runtime.logger.warn({ err: error }, 'payment status updates interrupted; recovering');
+  return sharedPaymentStatusChanges(databaseUrl ? postgresPaymentStatusChanges(databaseUrl, onError) : embeddedPaymentStatusChanges(runtime.db.knex));
 }
 
-export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}, checkoutHub = checkoutHubOf(runtime)): RequestListener {
+export interface LivePages {
+  checkoutHub: CheckoutStatusHub;
+  paymentFeed: MerchantPaymentFeed;
+}
+
+/** Open checkout pages follow their payments; open dashboard pages, their merchant's payments. */
+export function livePagesOf(runtime: Runtime, changes = paymentStatusChangesOf(runtime)): LivePages {
+  const onError = (error: unknown) => runtime.logger.warn({ err: error }, 'live page updates interrupted; recovering');
+  return { checkoutHub: checkoutStatusHub(runtime.services, changes, onError), paymentFeed: merchantPaymentFeed(runtime.services, changes, onError) };
+}
+
+export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}, live = livePagesOf(runtime)): RequestListener {
   return createApp({
     services: runtime.services,
     publicBaseUrl,
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
-    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+    pages: [
+      { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, live.checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+      {
+        basePath: DASHBOARD_BASE,
+        router: dashboardRoutes({
+          services: runtime.services,
+          publicBaseUrl: runtime.config.publicBaseUrl,
+          logger: runtime.logger,
+          paymentFeed: live.paymentFeed,
+          streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs,
+        }),
+      },
+    ],
     validateResponses: overrides.validateResponses ?? false,
     hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
@@ -261,8 +290,9 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  const checkoutHub = checkoutHubOf(runtime);
-  server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides, checkoutHub));
+  const live = livePagesOf(runtime);
+  const { checkoutHub } = live;
+  server.on('request', buildApp(runtime, config.publicBaseUrl ?? url, overrides, live));
   const metricsServer = runtime.metrics && config.metrics.port !== null ? await startMetricsServer(runtime.metrics, config.metrics.port, config.host) : null;
   return {
     url,
@@ -271,7 +301,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
     checkoutHub,
     async stop() {
       await metricsServer?.stop();
-      await checkoutHub.close(); // ends the open status streams, which would keep the server from closing
+      await Promise.all([checkoutHub.close(), live.paymentFeed.close()]); // ends the open streams, which would keep the server from closing
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding()]);

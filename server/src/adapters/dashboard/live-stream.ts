@@ -15,7 +15,7 @@ export interface LiveStreamOptions {
  * Server-sent events telling an open dashboard page that one of its merchant's payments changed: the page then
  * fetches its server-rendered fragment again. Bounded per client address and in lifetime like the checkout's streams.
  */
-export function liveStream(feed: MerchantPaymentFeed, merchantOf: (req: Request, res: Response) => string, options: LiveStreamOptions): RequestHandler {
+export function liveStream(feed: MerchantPaymentFeed, merchantOf: (req: Request) => string, options: LiveStreamOptions): RequestHandler {
   const streams = new Set<Response>();
   const places = streamPlaces(MAX_LIVE_STREAMS_PER_ADDRESS);
   let heartbeat: NodeJS.Timeout | undefined;
@@ -23,7 +23,7 @@ export function liveStream(feed: MerchantPaymentFeed, merchantOf: (req: Request,
     const release = places.take(req.socket.remoteAddress ?? '', (seconds) => res.setHeader('Retry-After', String(seconds)));
     let open = false;
     const unwatch = await feed
-      .watch(merchantOf(req, res), () => {
+      .watch(merchantOf(req), () => {
         if (open) res.write('event: change\ndata: {}\n\n');
       })
       .catch((error: unknown) => {

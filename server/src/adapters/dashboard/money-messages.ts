@@ -2,7 +2,7 @@
 export const moneyMessages = {
   th: {
     home: 'หน้าแรก',
-    payments: 'รายการชำระเงิน',
+    payments: 'การชำระเงิน',
     balance: 'ยอดเงิน',
     audit: 'บันทึกการใช้งาน',
     available: 'ยอดที่ถอนได้',

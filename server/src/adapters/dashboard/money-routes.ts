@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { homeFigures } from '../../app/dashboard-home.js';
 import { listAuditEntries, recordAudit } from '../../app/audit.js';
 import { listLedger, retrieveBalance } from '../../app/ledger.js';
@@ -8,40 +8,29 @@ import { refundPayment, sendRefund } from '../../app/refund-payment.js';
 import type { Services } from '../../app/services.js';
 import { settlePayment, type BankOutcome } from '../../app/settle-payment.js';
 import { createWithdrawal, listWithdrawals, payoutAccountOf } from '../../app/withdrawals.js';
-import type { AuditContext } from '../../domain/audit.js';
 import { bangkokDayEnd, bangkokDayStart, isCalendarDate } from '../../domain/bangkok-day.js';
 import { ledgerEntryTypes, type LedgerEntryType } from '../../domain/balance.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Merchant } from '../../domain/merchant.js';
 import { parseBaht } from '../../domain/money.js';
 import type { DateRange, PageRequest } from '../../domain/page.js';
 import type { PaymentStatus } from '../../domain/payment.js';
-import { roleMay, type Ability, type Role } from '../../domain/permissions.js';
+import { roleMay } from '../../domain/permissions.js';
 import { refundableAmount } from '../../domain/refund.js';
 import { csvFile } from '../csv/csv-file.js';
+import { sendPage } from './layout.js';
 import { liveStream, type LiveStreamOptions } from './live-stream.js';
-import { fill, moneyMessages, type MoneyLanguage, type MoneyWords } from './money-messages.js';
+import { fill, moneyMessages, type MoneyWords } from './money-messages.js';
 import { formatBaht, maskedAccount } from './money-format.js';
 import { renderMoney } from './money-templates.js';
 import { auditRow, auditWho, homeLiveView, homeView, ledgerRow, paymentRow, paymentView, withdrawalRow } from './money-views.js';
 import { formKey, onceOnly } from './once-only.js';
 import type { MerchantPaymentFeed } from './payment-feed.js';
-
-/** What the money pages take from the dashboard's shell (sessions, roles, CSRF, the layout). */
-export interface DashboardShell {
-  /** The signed-in member of this request, for the merchant they are working in. */
-  member(req: Request, res: Response): { merchant: Merchant; role: Role; userId: string; email: string };
-  /** Answers 403 unless the member's role may do this (the domain's table decides). */
-  requireAbility(ability: Ability): RequestHandler;
-  language(req: Request, res: Response): MoneyLanguage;
-  csrf(req: Request, res: Response): { name: string; token: string };
-  /** Sends `body` inside the layout, under the navigation entry `active`. */
-  render(req: Request, res: Response, page: { title: string; active: string; body: string; status?: number }): void;
-  clientAddress(req: Request): string | null;
-}
+import { signedIn } from './request-context.js';
+import { requireAbility } from './session.js';
 
 export interface MoneyPagesOptions extends LiveStreamOptions {
-  publicBaseUrl: string;
+  /** PUBLIC_BASE_URL (null: the origin the request was sent to), for the checkout link of a pending payment. */
+  publicBaseUrl: string | null;
 }
 
 const PAGE_SIZE = 20;
@@ -95,18 +84,16 @@ const oneOf = <T extends string>(value: unknown, allowed: readonly T[]): T | und
   (allowed as readonly unknown[]).includes(value) ? (value as T) : undefined;
 
 /** Home, Payments (list, search, a payment's page, refunds, test helpers), Balance (ledger, CSV, withdrawals) and the audit log. */
-export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPaymentFeed, options: MoneyPagesOptions): Router {
+export function moneyRoutes(s: Services, feed: MerchantPaymentFeed, options: MoneyPagesOptions): Router {
   const router = Router();
-  const may = shell.requireAbility;
-  const wordsOf = (req: Request, res: Response) => moneyMessages[shell.language(req, res)];
-  const contextOf = (req: Request, res: Response): AuditContext => {
-    const member = shell.member(req, res);
-    return { actor: { kind: 'user', userId: member.userId, email: member.email }, channel: 'dashboard', clientAddress: shell.clientAddress(req) };
+  const may = requireAbility;
+  const wordsOf = (req: Request) => moneyMessages[req.lang ?? 'th'];
+  const memberOf = (req: Request) => {
+    const { merchant, membership } = signedIn(req);
+    return { merchant, role: membership.role };
   };
-  const formOf = (req: Request, res: Response) => {
-    const csrf = shell.csrf(req, res);
-    return { csrfName: csrf.name, csrfToken: csrf.token };
-  };
+  // Every form of the session carries its CSRF token (checked by the shell on every POST).
+  const formOf = (req: Request) => ({ csrfName: '_csrf', csrfToken: req.csrfToken ?? '' });
   const body = (req: Request): Record<string, unknown> => (req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {});
   const problemOf = (t: MoneyWords, error: unknown): string => {
     if (error instanceof DomainError) return fill(t.refused, { message: error.message });
@@ -115,23 +102,23 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
 
   // Home: the balance, what succeeded today and in the last 30 days, the chart, the latest payments (live).
   router.get('/', may('payments:read'), may('balance:read'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const figures = await homeFigures(s, shell.member(req, res).merchant);
+    const t = wordsOf(req);
+    const figures = await homeFigures(s, memberOf(req).merchant);
     res.set('Cache-Control', 'no-store');
     if (req.query.fragment === 'live') return void res.type('html').send(renderMoney('homeLive', homeLiveView(t, figures)));
-    shell.render(req, res, { title: t.home, active: 'home', body: renderMoney('home', homeView(t, figures)) });
+    sendPage(req, res, { title: t.home, active: 'home', body: renderMoney('home', homeView(t, figures)) });
   });
 
   router.get(
     '/live',
     may('payments:read'),
-    liveStream(feed, (req, res) => shell.member(req, res).merchant.id, options),
+    liveStream(feed, (req) => memberOf(req).merchant.id, options),
   );
 
   // Payments: newest first, filtered by status and Bangkok days, or an exact id or reference; paged without a total.
   router.get('/payments', may('payments:read'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const page = pageOf(req, PAGE_SIZE);
     const status = oneOf(req.query.status, statuses);
     const { range, problem } = dateRangeOf(req, t);
@@ -142,7 +129,7 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
     if (req.query.fragment === 'live') return void res.type('html').send(renderMoney('paymentRows', rows));
     const fragment = new URLSearchParams(Object.entries(req.query).flatMap(([k, v]) => (typeof v === 'string' && k !== 'fragment' ? [[k, v]] : [])));
     fragment.set('fragment', 'live');
-    shell.render(req, res, {
+    sendPage(req, res, {
       title: t.payments,
       active: 'payments',
       body: renderMoney('payments', {
@@ -157,19 +144,20 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
   });
 
   const showPayment = async (req: Request, res: Response, extra: { notice?: string; problem?: string; status?: number } = {}) => {
-    const t = wordsOf(req, res);
-    const { merchant, role } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant, role } = memberOf(req);
     const detail = await paymentDetail(s, merchant, String(req.params.payment_id));
     const qr = detail.payableQrCode;
-    const view = paymentView(t, detail, qr ? `${options.publicBaseUrl}/Thai/pay/${qr.id}` : null);
+    const base = options.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? ''}`;
+    const view = paymentView(t, detail, qr ? `${base}/Thai/pay/${qr.id}` : null);
     const pending = detail.payment.status === 'pending';
-    shell.render(req, res, {
+    sendPage(req, res, {
       title: `${t.payments} ${detail.payment.id}`,
       active: 'payments',
       status: extra.status,
       body: renderMoney('payment', {
         ...view,
-        ...formOf(req, res),
+        ...formOf(req),
         notice: extra.notice,
         problem: extra.problem,
         canRefund: roleMay(role, 'refunds:write') && detail.refundable > 0,
@@ -182,7 +170,7 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
   };
 
   router.get('/payments/:payment_id', may('payments:read'), async (req, res) => {
-    const t = wordsOf(req, res);
+    const t = wordsOf(req);
     const done = text(req.query.refunded);
     const status = oneOf(req.query.tested, statuses);
     const notice = done
@@ -196,8 +184,8 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
 
   // Refund, step one: check the amount and show what will happen; nothing changes yet.
   router.post('/payments/:payment_id/refund', may('refunds:write'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const paymentId = String(req.params.payment_id);
     const given = text(body(req).amount).trim();
     const reason = text(body(req).reason).trim().slice(0, 500);
@@ -205,12 +193,12 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
     const amount = given === '' ? refundableAmount(detail.payment) : parseBaht(given);
     if (amount === null || amount <= 0) return showPayment(req, res, { problem: t.badAmount, status: 400 });
     const back = `/dashboard/payments/${paymentId}`;
-    shell.render(req, res, {
+    sendPage(req, res, {
       title: t.refund,
       active: 'payments',
       body: renderMoney('confirm', {
         t,
-        ...formOf(req, res),
+        ...formOf(req),
         title: t.refund,
         question: fill(t.confirmRefund, { amount: formatBaht(amount), payment: paymentId }),
         reason,
@@ -228,15 +216,15 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
 
   // Refund, step two: once per form (a double submit refunds once), audited with the member, sent after it commits.
   router.post('/payments/:payment_id/refund/confirm', may('refunds:write'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const paymentId = String(req.params.payment_id);
     const amount = Number(text(body(req).amount));
     const reason = text(body(req).reason).trim().slice(0, 500) || undefined;
     const key = text(body(req).key);
     if (!Number.isSafeInteger(amount) || amount <= 0 || !/^[A-Za-z0-9_-]{16,64}$/.test(key))
       return showPayment(req, res, { problem: t.badAmount, status: 400 });
-    const context = contextOf(req, res);
+    const context = signedIn(req).audit;
     let made: { id: string; send?: () => Promise<unknown> } | null = null;
     try {
       const outcome = await onceOnly(s, merchant.id, key, ['refund', paymentId, amount, reason ?? null], async (tx) => {
@@ -255,12 +243,12 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
 
   // The test helpers of a test merchant's pending payment, as the API's /test/payments/{id}/...
   router.post('/payments/:payment_id/test/:outcome', may('payments:write'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const paymentId = String(req.params.payment_id);
     const outcome = testOutcomes[String(req.params.outcome) as keyof typeof testOutcomes];
     if (!outcome) return void res.status(404).end();
-    const context = contextOf(req, res);
+    const context = signedIn(req).audit;
     try {
       const payment = await s.uow.run(async (tx) => {
         const settled = await settlePayment(tx, s, merchant, paymentId, outcome);
@@ -275,8 +263,8 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
 
   // Balance: the figures, withdrawals, the ledger with its filters and CSV.
   const showBalance = async (req: Request, res: Response, extra: { notice?: string; problem?: string; status?: number } = {}) => {
-    const t = wordsOf(req, res);
-    const { merchant, role } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant, role } = memberOf(req);
     const page = pageOf(req, PAGE_SIZE);
     const type = oneOf(req.query.type, ledgerEntryTypes);
     const { range, problem } = dateRangeOf(req, t);
@@ -289,13 +277,13 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
     const csv = new URLSearchParams(
       Object.entries(req.query).flatMap(([k, v]) => (typeof v === 'string' && ['type', 'from', 'to'].includes(k) ? [[k, v]] : [])),
     );
-    shell.render(req, res, {
+    sendPage(req, res, {
       title: t.balance,
       active: 'balance',
       status: extra.status,
       body: renderMoney('balance', {
         t,
-        ...formOf(req, res),
+        ...formOf(req),
         notice: extra.notice,
         problem: extra.problem,
         available: formatBaht(balance.available),
@@ -314,15 +302,15 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
   };
 
   router.get('/balance', may('balance:read'), may('withdrawals:read'), async (req, res) => {
-    const t = wordsOf(req, res);
+    const t = wordsOf(req);
     const done = text(req.query.withdrawn);
     res.set('Cache-Control', 'no-store');
     await showBalance(req, res, { notice: done ? fill(t.withdrawDone, { amount: formatBaht(Number(req.query.amount) || 0), withdrawal: done }) : undefined });
   });
 
   router.get('/balance/ledger.csv', may('balance:read'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const { range } = dateRangeOf(req, t);
     const type = oneOf<LedgerEntryType>(req.query.type, ledgerEntryTypes);
     const ledger = await listLedger(s, merchant, { ...range, type }, { limit: CSV_MAX_ROWS, offset: 0 });
@@ -358,17 +346,17 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
 
   // Withdraw, step one: check the amount, show where it goes; step two: once per form, audited.
   router.post('/balance/withdraw', may('withdrawals:write'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const amount = parseBaht(text(body(req).amount));
     const account = await payoutAccountOf(s, merchant);
     if (amount === null || amount <= 0) return showBalance(req, res, { problem: t.badAmount, status: 400 });
-    shell.render(req, res, {
+    sendPage(req, res, {
       title: t.withdraw,
       active: 'balance',
       body: renderMoney('confirm', {
         t,
-        ...formOf(req, res),
+        ...formOf(req),
         title: t.withdraw,
         question: fill(t.confirmWithdraw, { amount: formatBaht(amount), account: account ? maskedAccount(account) : t.noPayoutAccount }),
         action: '/dashboard/balance/withdraw/confirm',
@@ -383,13 +371,13 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
   });
 
   router.post('/balance/withdraw/confirm', may('withdrawals:write'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const amount = Number(text(body(req).amount));
     const key = text(body(req).key);
     if (!Number.isSafeInteger(amount) || amount <= 0 || !/^[A-Za-z0-9_-]{16,64}$/.test(key))
       return showBalance(req, res, { problem: t.badAmount, status: 400 });
-    const context = contextOf(req, res);
+    const context = signedIn(req).audit;
     try {
       const outcome = await onceOnly(s, merchant.id, key, ['withdraw', amount], async (tx) => {
         const withdrawal = await createWithdrawal(tx, s, merchant, { amount });
@@ -405,12 +393,12 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
 
   // The audit log: newest first, paged, and as CSV.
   router.get('/audit', may('audit:read'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const page = pageOf(req, AUDIT_PAGE_SIZE);
     const entries = await listAuditEntries(s, merchant, page);
     res.set('Cache-Control', 'no-store');
-    shell.render(req, res, {
+    sendPage(req, res, {
       title: t.audit,
       active: 'audit',
       body: renderMoney('audit', {
@@ -422,8 +410,8 @@ export function moneyRoutes(s: Services, shell: DashboardShell, feed: MerchantPa
   });
 
   router.get('/audit.csv', may('audit:read'), async (req, res) => {
-    const t = wordsOf(req, res);
-    const { merchant } = shell.member(req, res);
+    const t = wordsOf(req);
+    const { merchant } = memberOf(req);
     const entries = await listAuditEntries(s, merchant, { limit: CSV_MAX_ROWS, offset: 0 });
     const columns = ['audit_entry_id', 'created_at', 'actor', 'channel', 'client_address', 'action', 'subject_id', 'details'];
     const rows = entries.items.map((e) => [

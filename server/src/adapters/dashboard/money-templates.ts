@@ -5,7 +5,7 @@ const read = (name: string): string => readFileSync(new URL(`./templates/${name}
 
 /** The money pages' templates, parsed once; each page renders into the shell's layout. */
 const templates = {
-  home: read('home'),
+  home: read('money-home'),
   payments: read('payments'),
   payment: read('payment'),
   confirm: read('confirm'),
