@@ -127,7 +127,10 @@ describe('the money pages by role', { timeout: 120_000 }, () => {
         expect(confirm.status, confirm.text.slice(0, 300)).toBe(303);
         const withdrawalId = new URL(confirm.location!, server.url).searchParams.get('withdrawn')!;
         expect(after.total).toBe(before + 1);
-        expect(after.withdrawals.find((w: { id: string }) => w.id === withdrawalId)).toMatchObject({ amount: 10_000, status: expect.any(String) });
+        expect(after.withdrawals.find((w: { withdrawal_id: string }) => w.withdrawal_id === withdrawalId)).toMatchObject({
+          amount: 10_000,
+          status: expect.any(String),
+        });
         expect((await auditOf()).items.find((e) => e.subjectId === withdrawalId)).toMatchObject({
           action: 'withdrawal_requested',
           context: { channel: 'dashboard', actor: { kind: 'user', email: members[role].email } },
