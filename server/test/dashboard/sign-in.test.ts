@@ -141,7 +141,7 @@ describe('signing in to the dashboard', () => {
       ['/dashboard/team', '/dashboard/team'],
       ['https://evil.example/dashboard', '/dashboard'],
       ['//evil.example', '/dashboard'],
-    ]) {
+    ] as const) {
       const browser = dashboardClient(server.url);
       await browser.get(`/dashboard/login?next=${encodeURIComponent(next)}`);
       const first = await browser.post('/dashboard/login', { email: member.email, password: member.password, next });
