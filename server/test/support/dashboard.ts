@@ -32,9 +32,9 @@ export interface PostOptions {
  * A browser as plain HTTP: a cookie jar, redirects not followed, the CSRF token of the last page kept for the next
  * form, and the server's own Origin on every POST (as a browser sends it).
  */
-export function dashboardClient(baseUrl: string, cookies: Record<string, string> = {}) {
+export function dashboardClient(baseUrl: string, cookies: Record<string, string> = {}, csrfToken: string | null = null) {
   const jar = new Map(Object.entries(cookies));
-  let lastCsrf: string | null = null;
+  let lastCsrf: string | null = csrfToken;
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
   async function send(method: string, path: string, body?: URLSearchParams, origin?: string | null): Promise<DashboardResponse> {
     const headers: Record<string, string> = { cookie: cookieHeader() };
@@ -135,7 +135,7 @@ export async function joinMerchant(server: TestServer, member: DashboardMember, 
 }
 
 function memberOf(server: TestServer, member: Omit<DashboardMember, 'client' | 'browserContext'>): DashboardMember {
-  const client = dashboardClient(server.url, { [SESSION_COOKIE]: member.sessionId });
+  const client = dashboardClient(server.url, { [SESSION_COOKIE]: member.sessionId }, member.csrfToken);
   return {
     ...member,
     client,
@@ -149,4 +149,18 @@ function memberOf(server: TestServer, member: Omit<DashboardMember, 'client' | '
       return context;
     },
   };
+}
+
+/**
+ * Signs in through the login pages as a browser does: the form, the e-mail and password, then the code. Returns the
+ * client (holding the session cookie when it worked) and the answer to the last step that was sent.
+ */
+export async function signIn(baseUrl: string, credentials: { email: string; password: string; code: string | (() => string) }): Promise<{ client: DashboardClient; response: DashboardResponse }> {
+  const client = dashboardClient(baseUrl);
+  await client.get('/dashboard/login');
+  const first = await client.post('/dashboard/login', { email: credentials.email, password: credentials.password });
+  if (first.status !== 303) return { client, response: first };
+  await client.get(first.location!);
+  const code = typeof credentials.code === 'function' ? credentials.code() : credentials.code;
+  return { client, response: await client.post('/dashboard/login/code', { code }) };
 }

@@ -57,7 +57,9 @@ const strictHeaders = helmet({
       frameAncestors: ["'none'"],
     },
   },
-  referrerPolicy: { policy: 'no-referrer' }, // invitation tokens are in URLs
+  // Invitation tokens are in URLs: no referrer leaves for another origin. Not no-referrer: a browser then sends `Origin: null`
+  // with a form, and the CSRF check refuses every form.
+  referrerPolicy: { policy: 'same-origin' },
   strictTransportSecurity: false, // the operator's TLS front decides
 });
 

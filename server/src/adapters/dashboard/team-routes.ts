@@ -5,10 +5,11 @@ import { changeRole, listTeam, removeMember } from '../../app/team.js';
 import { roles } from '../../domain/permissions.js';
 import { expectedOrigin } from './csrf.js';
 import { field, refusalOf } from './forms.js';
-import { commonView, DASHBOARD_BASE, renderTemplate, sendPage } from './layout.js';
+import { commonView, renderTemplate, sendPage } from './layout.js';
 import { fill } from './messages.js';
 import { clientOf, signedIn } from './request-context.js';
 import { requireAbility } from './session.js';
+import { invitationUrl } from './urls.js';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -67,9 +68,8 @@ export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
   router.post('/team/invitations', async (req, res) => {
     try {
       const { invitation, token } = await inviteMember(s, signedIn(req).actor, field(req, 'email'), field(req, 'role'), clientOf(req));
-      const invitationUrl = `${expectedOrigin(publicBaseUrl, req)}${DASHBOARD_BASE}/invitations/${token}`;
       res.set('Cache-Control', 'no-store');
-      await teamPage(req, res, { invitationUrl, invitedEmail: invitation.email });
+      await teamPage(req, res, { invitationUrl: invitationUrl(publicBaseUrl ?? expectedOrigin(null, req), token), invitedEmail: invitation.email });
     } catch (error) {
       await refused(req, res, error);
     }

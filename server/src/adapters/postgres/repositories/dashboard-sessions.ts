@@ -1,6 +1,6 @@
 import type { DashboardSession } from '../../../domain/dashboard-session.js';
 import type { SessionRepository } from '../../../ports/account-repositories.js';
-import type { Db } from './query.js';
+import { rowsAffected, type Db } from './query.js';
 
 interface SessionRow {
   id_hash: string;
@@ -56,7 +56,7 @@ export const sessionRepository = (db: Db): SessionRepository => ({
   async deleteOfUser(userId, keepIdHash) {
     const query = db('dashboard_sessions').where({ user_id: userId });
     if (keepIdHash !== null) void query.whereNot({ id_hash: keepIdHash });
-    return query.delete();
+    return rowsAffected(await query.delete());
   },
   async listOfUser(userId) {
     const rows = await db<SessionRow>('dashboard_sessions')

@@ -1,7 +1,7 @@
 import type { Invitation, PendingEnrolment } from '../../../domain/invitation.js';
 import type { Role } from '../../../domain/permissions.js';
 import type { InvitationRepository } from '../../../ports/account-repositories.js';
-import type { Db } from './query.js';
+import { rowsAffected, type Db } from './query.js';
 
 interface InvitationRow {
   id: string;
@@ -76,6 +76,6 @@ export const invitationRepository = (db: Db): InvitationRepository => ({
       .whereNull('accepted_at')
       .whereNull('revoked_at')
       .update({ revoked_at: at, pending_password_hash: null, pending_totp_secret: null });
-    return updated === 1;
+    return rowsAffected(updated) === 1;
   },
 });

@@ -1,5 +1,5 @@
 import type { SignInFailureRepository } from '../../../ports/account-repositories.js';
-import type { Db } from './query.js';
+import { rowsAffected, type Db } from './query.js';
 
 export const signInFailureRepository = (db: Db): SignInFailureRepository => ({
   async record(failure) {
@@ -17,6 +17,6 @@ export const signInFailureRepository = (db: Db): SignInFailureRepository => ({
     await db('sign_in_failures').where({ email }).delete();
   },
   async purgeOlderThan(cutoff) {
-    return db('sign_in_failures').where('at', '<', cutoff).delete();
+    return rowsAffected(await db('sign_in_failures').where('at', '<', cutoff).delete());
   },
 });

@@ -1,6 +1,6 @@
 import type { Credentials, User } from '../../../domain/user.js';
 import type { UserRepository } from '../../../ports/account-repositories.js';
-import type { Db } from './query.js';
+import { rowsAffected, type Db } from './query.js';
 
 interface UserRow {
   id: string;
@@ -55,7 +55,7 @@ export const userRepository = (db: Db): UserRepository => ({
         void q.whereNull('totp_last_step').orWhere('totp_last_step', '<', step);
       })
       .update({ totp_last_step: step });
-    return updated === 1;
+    return rowsAffected(updated) === 1;
   },
   async replaceRecoveryCodes(userId, codeHashes, at) {
     await db('recovery_codes').where({ user_id: userId }).delete();
@@ -63,7 +63,7 @@ export const userRepository = (db: Db): UserRepository => ({
   },
   async useRecoveryCode(userId, codeHash, at) {
     const updated = await db('recovery_codes').where({ user_id: userId, code_hash: codeHash }).whereNull('used_at').update({ used_at: at });
-    return updated === 1;
+    return rowsAffected(updated) === 1;
   },
   async unusedRecoveryCodes(userId) {
     const [row] = await db('recovery_codes').where({ user_id: userId }).whereNull('used_at').count<{ count: number }[]>({ count: '*' });
