@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { DomainError } from '../../domain/errors.js';
 import { streamPlaces } from '../../domain/stream-places.js';
 import type { MerchantPaymentFeed } from './payment-feed.js';
 
@@ -20,7 +21,13 @@ export function liveStream(feed: MerchantPaymentFeed, merchantOf: (req: Request)
   const places = streamPlaces(MAX_LIVE_STREAMS_PER_ADDRESS);
   let heartbeat: NodeJS.Timeout | undefined;
   return async (req, res) => {
-    const release = places.take(req.socket.remoteAddress ?? '', (seconds) => res.setHeader('Retry-After', String(seconds)));
+    let release: () => void;
+    try {
+      release = places.take(req.socket.remoteAddress ?? '', (seconds) => res.setHeader('Retry-After', String(seconds)));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return void res.status(429).type('text/plain').send(error.message); // the page's EventSource tries again later
+    }
     let open = false;
     const unwatch = await feed
       .watch(merchantOf(req), () => {

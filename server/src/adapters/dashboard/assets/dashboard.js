@@ -1,4 +1,4 @@
-/* global document, HTMLFormElement, setTimeout, window, EventSource, fetch */
+/* global document, HTMLFormElement, setTimeout, setInterval, window, EventSource, fetch */
 // The dashboard's one script: a confirmation step for forms that ask for one (data-confirm), no double submits, and
 // live lists (Home, Payments) that fetch their server-rendered fragment again when one of the merchant's payments changes.
 // Pages work without it: a form then posts at once.
@@ -68,6 +68,7 @@
 
   // Live lists: the merchant's payment changes arrive as server-sent events; on each, the region named by
   // data-live-fragment is fetched again as the server renders it (no rendering here, no other origin).
+  var NEW_PAYMENTS_EVERY_MS = 20000;
   var region = document.querySelector('[data-live-fragment]');
   if (region && 'EventSource' in window) {
     var fetching = false;
@@ -100,5 +101,9 @@
     stream.addEventListener('change', refresh);
     // A change between the page's rendering and the stream's opening (or during a reconnection) is not missed.
     stream.addEventListener('open', refresh);
+    // Notifications come with status changes; a payment just created (pending) shows at the next look.
+    setInterval(function () {
+      if (document.visibilityState === 'visible') refresh();
+    }, NEW_PAYMENTS_EVERY_MS);
   }
 })();
