@@ -175,6 +175,24 @@ describe('the money pages by role', { timeout: 120_000 }, () => {
   });
 });
 
+describe("another merchant's payments", { timeout: 60_000 }, () => {
+  it('are not found, not shown, not refunded', async () => {
+    const stranger = apiClient(server.url, await server.merchant());
+    const theirs = await paid(stranger, 10_000);
+    const client = members.owner.client;
+    expect((await client.get(`/dashboard/payments/${theirs}`)).status).toBe(404);
+    expect((await client.get('/dashboard/payments/pay_does_not_exist')).status).toBe(404);
+    expect((await client.get(`/dashboard/payments?q=${theirs}`)).text).not.toContain(`data-payment-id="${theirs}"`);
+    const refund = await client.post(
+      `/dashboard/payments/${theirs}/refund/confirm`,
+      { amount: '100', key: 'not-my-payment-0001' },
+      { csrf: members.owner.csrfToken },
+    );
+    expect(refund.status).toBe(404);
+    expect((await stranger.get(`/Thai/v1/payments/${theirs}`)).body.refunded_amount).toBe(0);
+  });
+});
+
 describe('finding payments', { timeout: 60_000 }, () => {
   it('finds a payment by its exact id, QR code id or reference, and filters by status', async () => {
     const reference = `INV-${Date.now()}`;

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { homeFigures } from '../../app/dashboard-home.js';
 import { listAuditEntries, recordAudit } from '../../app/audit.js';
 import { listLedger, retrieveBalance } from '../../app/ledger.js';
@@ -17,7 +17,7 @@ import type { PaymentStatus } from '../../domain/payment.js';
 import { roleMay } from '../../domain/permissions.js';
 import { refundableAmount } from '../../domain/refund.js';
 import { csvFile } from '../csv/csv-file.js';
-import { sendPage } from './layout.js';
+import { sendPage, sendRefusal } from './layout.js';
 import { liveStream, type LiveStreamOptions } from './live-stream.js';
 import { fill, moneyMessages, type MoneyWords } from './money-messages.js';
 import { formatBaht, maskedAccount } from './money-format.js';
@@ -428,5 +428,11 @@ export function moneyRoutes(s: Services, feed: MerchantPaymentFeed, options: Mon
     res.type('text/csv').send(csvFile(columns, rows, { byteOrderMark: true }));
   });
 
+  // Another merchant's payment is as unknown as one that does not exist.
+  const unknownAsNotFound: ErrorRequestHandler = (error: unknown, req, res, next) => {
+    if (error instanceof DomainError && error.code.endsWith('_not_found')) return sendRefusal(req, res, 404, 'notFound');
+    next(error);
+  };
+  router.use(unknownAsNotFound);
   return router;
 }
