@@ -149,7 +149,7 @@ async function measureAll(
     for (const q of queries) {
       const reply = await call(base, 'GET', q.query, { apiKey, timeoutMs: 30_000, headers: q.headers });
       if (reply.status !== 200) throw new Error(`GET ${q.query}: ${reply.status} ${reply.text.slice(0, 200)}`);
-      totals.set(q.name, reply.body.total ?? -1);
+      totals.set(q.name, reply.body?.total ?? -1); // an HTML page (the dashboard's) has none
       if (i >= WARMUP) times.get(q.name)!.push(reply.ms);
     }
   }
