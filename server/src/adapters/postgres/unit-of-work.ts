@@ -3,6 +3,7 @@ import type { KeyedRecord, QrCodeWrites, Repositories, UnitOfWork } from '../../
 import { HeldInserts } from './held-inserts.js';
 import { bankCheckQueue, bankReturnQueue, bankTransactionRepository } from './repositories/bank.js';
 import { apiKeyRepository } from './repositories/api-keys.js';
+import { auditLog } from './repositories/audit-log.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventLog } from './repositories/event-log.js';
 import { eventOutbox } from './repositories/events.js';
@@ -36,6 +37,7 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   bankTransactions: bankTransactionRepository(db),
   bankChecks: bankCheckQueue(db, insert),
   bankReturns: bankReturnQueue(db),
+  audit: auditLog(db, insert),
 });
 
 /** QR creation's writes, held to be written in one statement. */
