@@ -3,11 +3,12 @@ import canonicalize from 'canonicalize';
 import type { IncomingHttpHeaders } from 'node:http';
 import { idempotencyLifetimeMs } from '../../app/expire-overdue-payments.js';
 import type { Services } from '../../app/services.js';
+import type { AuditContext } from '../../domain/audit.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Merchant } from '../../domain/merchant.js';
 import type { Repositories } from '../../ports/repositories.js';
 import { errorResponse, sendWire, type Answer, type WireResponse } from './errors.js';
-import { merchantOf, requestIdOf } from './request-context.js';
+import { auditOf, merchantOf, requestIdOf } from './request-context.js';
 
 /** How an answer is written (the hot routes check it against the contract first in tests). */
 export type SendWire = (res: Answer, wire: WireResponse) => void;
@@ -23,6 +24,8 @@ export interface MutationContext {
   tx: Repositories;
   merchant: Merchant;
   requestId: string;
+  /** Who is acting, for the audit entry an audited use case writes with `tx`. */
+  audit: AuditContext;
 }
 
 /**
@@ -99,7 +102,8 @@ export function idempotentMutation(
     const merchant = merchantOf(res);
     const requestId = requestIdOf(res);
     const key = idempotencyKeyOf(req);
-    const work = (tx: Repositories) => perform({ tx, merchant, requestId }, req);
+    const audit = auditOf(res);
+    const work = (tx: Repositories) => perform({ tx, merchant, requestId, audit }, req);
     if (key === undefined) {
       const first = options.insertsOnly ? await unkeyedInOneStatement(s, work) : await s.uow.run(work);
       send(res, isFollowed(first) ? await first.afterCommit() : first);
