@@ -10,7 +10,7 @@ import { answerError, jsonResponse, sendWire, type Answer, type WireResponse } f
 import type { MutationRequest, SendWire } from './idempotency.js';
 import { MAX_BODY_BYTES, parseJsonText, PRE_READ } from './json-body.js';
 import { COUNTED, type RateLimiter } from './rate-limit.js';
-import { observeAnswer, type HttpMetrics } from './request-metrics.js';
+import { observeAnswer, UNMATCHED, type HttpMetrics } from './request-metrics.js';
 import { permissionDenied } from './operation-permissions.js';
 import { clientAddress } from './rate-limit.js';
 import { merchantApiResponse } from './response-headers.js';
@@ -96,10 +96,11 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
     const now = s.clock.now();
     const entry = admitted(req, now);
     if (!entry) return false;
-    const answer = take(req, res, route, entry.key, now);
-    if (entry.decision) deps.perMerchant.announce(res, entry.decision);
+    // As on the Express lane: a key without the permission is refused before routing (so its metrics route is unmatched).
     const denied = permissionDenied(entry.key.permissions, 'retrievePayment');
-    if (denied) return answerError(answer, denied, logger), true;
+    const answer = take(req, res, denied ? UNMATCHED : route, entry.key, now);
+    if (entry.decision) deps.perMerchant.announce(res, entry.decision);
+    if (denied) return (answerError(answer, denied, logger), true);
     deps.retrievePayment(entry.key.merchant, paymentId).then(
       (body) => sendPayment(answer, jsonResponse(200, body)),
       (error: unknown) => answerError(answer, error, logger),
@@ -122,14 +123,14 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
     const now = s.clock.now();
     const entry = admitted(req, now);
     if (!entry) return false;
+    // As on the Express lane: a key without the permission is refused before the body is read, and before routing.
+    const denied = permissionDenied(entry.key.permissions, 'createQrCode');
     const answer = (): Answer => {
-      const taken = take(req, res, route, entry.key, now);
+      const taken = take(req, res, denied ? UNMATCHED : route, entry.key, now);
       if (entry.decision) deps.perMerchant.announce(res, entry.decision);
       return taken;
     };
-    // As on the Express lane: a key without the permission is refused before the body is read.
-    const denied = permissionDenied(entry.key.permissions, 'createQrCode');
-    if (denied) return answerError(answer(), denied, logger), true;
+    if (denied) return (answerError(answer(), denied, logger), true);
 
     const deadline = startBodyDeadline(req, res, deps.requestBodyTimeoutMs, (error) => answerError(answer(), error, logger));
     const chunks: Buffer[] = [];
