@@ -3,6 +3,7 @@ import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
+import type { Permission } from '../domain/permissions.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
 import type { QrCode } from '../domain/qr-code.js';
@@ -19,9 +20,20 @@ export interface MerchantRepository extends PayoutAccountStore {
    * The merchant owning an API key that is not revoked, found by the key's SHA-256 hash; `keyHash` is returned for a
    * constant-time compare, `expiresAt` for the caller to judge against its clock.
    */
-  findByApiKeyHash(hash: string): Promise<{ merchant: Merchant; keyHash: string; keyId: string; expiresAt: Date | null } | null>;
+  findByApiKeyHash(hash: string): Promise<FoundApiKey | null>;
   findById(id: string): Promise<Merchant | null>;
   count(): Promise<number>;
+}
+
+export interface FoundApiKey {
+  merchant: Merchant;
+  keyHash: string;
+  keyId: string;
+  /** Null for keys issued before the last four were kept. */
+  last4: string | null;
+  expiresAt: Date | null;
+  /** Null: an unrestricted key. */
+  permissions: Permission[] | null;
 }
 
 export interface NewApiKey {
@@ -29,6 +41,8 @@ export interface NewApiKey {
   hash: string;
   prefix: string;
   last4: string;
+  /** Null or absent: an unrestricted key. */
+  permissions?: Permission[] | null;
 }
 
 export interface ApiKeyRepository {
