@@ -17,6 +17,8 @@ import { webhookRepository } from './repositories/webhooks.js';
 import { balanceRepository } from './repositories/balances.js';
 import { refundPayoutRepository } from './repositories/refund-payouts.js';
 import { withdrawalRepository } from './repositories/withdrawals.js';
+import { reportRepository } from './repositories/reports.js';
+import { taxInvoiceRepository } from './repositories/tax-invoices.js';
 
 export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
   merchants: merchantRepository(db, insert),
@@ -36,6 +38,8 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   bankTransactions: bankTransactionRepository(db),
   bankChecks: bankCheckQueue(db, insert),
   bankReturns: bankReturnQueue(db),
+  reports: reportRepository(db),
+  taxInvoices: taxInvoiceRepository(db),
 });
 
 const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
