@@ -13,6 +13,7 @@ export const idPrefixes = {
   withdrawal: 'wd',
   balanceTransaction: 'bt',
   bankTransaction: 'btx',
+  audit: 'aud',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

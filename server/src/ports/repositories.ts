@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
+import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
@@ -211,6 +212,13 @@ export interface BankCheckQueue {
   claimDue(now: Date, leaseMs: number, expiredSince: Date, limit: number): Promise<BankCheck[]>;
 }
 
+/** The audit log: append-only, written in the transaction of the action it records. */
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
+  /** The merchant's entries, newest first. */
+  list(merchantId: string, filter: DateRange, page: PageRequest): Promise<Page<AuditEntry>>;
+}
+
 export interface Repositories {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
@@ -229,6 +237,7 @@ export interface Repositories {
   bankTransactions: BankTransactionRepository;
   bankChecks: BankCheckQueue;
   bankReturns: BankReturnQueue;
+  audit: AuditLog;
   reports: ReportRepository;
   taxInvoices: TaxInvoiceRepository;
 }

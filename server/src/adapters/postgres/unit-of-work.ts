@@ -3,6 +3,7 @@ import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/reposito
 import { HeldInserts } from './held-inserts.js';
 import { bankCheckQueue, bankReturnQueue, bankTransactionRepository } from './repositories/bank.js';
 import { apiKeyRepository } from './repositories/api-keys.js';
+import { auditLog } from './repositories/audit-log.js';
 import { deliveryRepository } from './repositories/deliveries.js';
 import { eventLog } from './repositories/event-log.js';
 import { eventOutbox } from './repositories/events.js';
@@ -38,8 +39,12 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   bankTransactions: bankTransactionRepository(db),
   bankChecks: bankCheckQueue(db, insert),
   bankReturns: bankReturnQueue(db),
+<<<<<<< HEAD
   reports: reportRepository(db),
   taxInvoices: taxInvoiceRepository(db),
+=======
+  audit: auditLog(db, insert),
+>>>>>>> main
 });
 
 const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));

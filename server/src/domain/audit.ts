@@ -1,0 +1,68 @@
+/** Who did something: a dashboard user, an API key (known by its last four characters), or the operator's CLI. */
+export type AuditActor = { kind: 'user'; userId: string; email: string } | { kind: 'api_key'; keyId: string; last4: string } | { kind: 'operator' };
+
+/** The door it came through. */
+export type AuditChannel = 'dashboard' | 'api' | 'cli';
+
+/** Who, through which door, from which client address: what every audited use case is told. */
+export interface AuditContext {
+  actor: AuditActor;
+  channel: AuditChannel;
+  clientAddress: string | null;
+}
+
+export const auditActions = [
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'password_changed',
+  'second_factor_changed',
+  'recovery_codes_regenerated',
+  'invitation_created',
+  'invitation_accepted',
+  'role_changed',
+  'member_removed',
+  'refund_created',
+  'withdrawal_requested',
+  'api_key_created',
+  'api_key_rolled',
+  'api_key_revoked',
+  'webhook_created',
+  'webhook_updated',
+  'webhook_deleted',
+  'webhook_secret_revealed',
+  'webhook_secret_rotated',
+  'webhook_test_sent',
+  'delivery_retried',
+  'test_payment_completed',
+  'tax_invoice_issued',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** One line of the audit log: written with the action it records, in the same transaction, and never changed. */
+export interface AuditEntry {
+  id: string;
+  /** Null only for what belongs to no merchant (a failed sign-in for an unknown e-mail address). */
+  merchantId: string | null;
+  context: AuditContext;
+  action: AuditAction;
+  /** What the action was done to: a refund's, key's, webhook's or user's id. */
+  subjectId: string | null;
+  details: Record<string, string | number | boolean | null>;
+  createdAt: Date;
+}
+
+/** The operator at the command line. */
+export const operatorContext: AuditContext = { actor: { kind: 'operator' }, channel: 'cli', clientAddress: null };
+
+/** How an entry names who did it: an e-mail address, `key …abcd`, or `operator`. */
+export function actorLabel(actor: AuditActor): string {
+  switch (actor.kind) {
+    case 'user':
+      return actor.email;
+    case 'api_key':
+      return `key …${actor.last4}`;
+    case 'operator':
+      return 'operator';
+  }
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/domain/errors.js';
+import { abilitiesOfRole, keyMay, parsePermissions, roleMay, roles } from '../../src/domain/permissions.js';
+
+describe('the permission table', () => {
+  it('gives each role exactly the powers of the dashboard table', () => {
+    const may = (ability: Parameters<typeof roleMay>[1]) => roles.filter((role) => roleMay(role, ability));
+    expect(may('payments:read')).toEqual(['owner', 'admin', 'developer', 'support', 'viewer']);
+    expect(may('refunds:write')).toEqual(['owner', 'admin', 'support']);
+    expect(may('withdrawals:write')).toEqual(['owner', 'admin']);
+    expect(may('api_keys:write')).toEqual(['owner', 'admin', 'developer']);
+    expect(may('webhooks:write')).toEqual(['owner', 'admin', 'developer']);
+    expect(may('reports:read')).toEqual(['owner', 'admin', 'viewer']);
+    expect(may('team:write')).toEqual(['owner', 'admin']);
+    expect(may('audit:read')).toEqual(['owner', 'admin']);
+    expect(abilitiesOfRole('viewer')).not.toContain('refunds:write');
+  });
+
+  it('lets an unrestricted key do everything and a restricted one only what it holds, write implying read', () => {
+    expect(keyMay(null, 'withdrawals:write')).toBe(true);
+    const pos = parsePermissions('qr_codes:write,payments:read');
+    expect(keyMay(pos, 'qr_codes:write')).toBe(true);
+    expect(keyMay(pos, 'qr_codes:read')).toBe(true);
+    expect(keyMay(pos, 'payments:read')).toBe(true);
+    expect(keyMay(pos, 'payments:write')).toBe(false);
+    expect(keyMay(pos, 'refunds:write')).toBe(false);
+    expect(keyMay(pos, 'balance:read')).toBe(false);
+  });
+
+  it('reads a list of permissions once each, in the table order, and refuses anything else', () => {
+    expect(parsePermissions(' payments:read, qr_codes:write,payments:read ')).toEqual(['qr_codes:write', 'payments:read']);
+    for (const bad of ['', ',', 'payments', 'payments:delete', 'cards:read', 'payments:read:x', 'api_keys:write', 'team:write'])
+      expect(() => parsePermissions(bad)).toThrow(DomainError);
+  });
+});
