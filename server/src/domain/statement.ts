@@ -15,6 +15,12 @@ export function nextMonth(month: Month): Month {
   return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
 }
 
+/** The month before: 2027-01 -> 2026-12. */
+export function previousMonth(month: Month): Month {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  return number === 1 ? `${year - 1}-12` : `${year}-${String(number - 1).padStart(2, '0')}`;
+}
+
 /** A month's instants in Bangkok: from its first millisecond up to (not including) the next month's. */
 export const monthPeriod = (month: Month): { start: Date; end: Date } => ({
   start: bangkokDayStart(`${month}-01`),

@@ -39,12 +39,9 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   bankTransactions: bankTransactionRepository(db),
   bankChecks: bankCheckQueue(db, insert),
   bankReturns: bankReturnQueue(db),
-<<<<<<< HEAD
+  audit: auditLog(db, insert),
   reports: reportRepository(db),
   taxInvoices: taxInvoiceRepository(db),
-=======
-  audit: auditLog(db, insert),
->>>>>>> main
 });
 
 const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
@@ -88,6 +85,14 @@ function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
     },
     bankReturns: { lockUnexported: notHeld('bankReturns.lockUnexported'), markExported: notHeld('bankReturns.markExported') },
     bankChecks: { ...repos.bankChecks, claimDue: notHeld('bankChecks.claimDue') },
+    taxInvoices: {
+      ...repos.taxInvoices,
+      setTaxDetails: notHeld('taxInvoices.setTaxDetails'),
+      lockSequence: notHeld('taxInvoices.lockSequence'),
+      advanceSequence: notHeld('taxInvoices.advanceSequence'),
+      insert: notHeld('taxInvoices.insert'),
+      storePdf: notHeld('taxInvoices.storePdf'),
+    },
   };
 }
 
