@@ -94,8 +94,8 @@ export function monthlyStatement(merchantId: string, month: Month, openingBalanc
     payments: { count: payments.count, gross: payments.amount },
     fees: all.fee,
     feeVat: all.feeVat,
-    refunds: { count: refunds.count, amount: -refunds.amount },
-    withdrawals: { count: withdrawals.count, amount: -withdrawals.amount },
+    refunds: { count: refunds.count, amount: 0 - refunds.amount },
+    withdrawals: { count: withdrawals.count, amount: 0 - withdrawals.amount },
     reversals: { count: reversals.count, amount: reversals.amount },
     closingBalance: openingBalance + netOfEntries,
   };
@@ -109,15 +109,15 @@ export function monthlyStatement(merchantId: string, month: Month, openingBalanc
 export const movementOf = (s: MonthlyStatement): Satang =>
   s.payments.gross - s.fees - s.feeVat - s.refunds.amount - s.withdrawals.amount + s.reversals.amount;
 
-/** The statement's lines as they move the balance (signed), for a file a spreadsheet can sum. */
+/** The statement's lines as they move the balance (signed), for a file a spreadsheet can sum (0 - x: never a -0). */
 export function statementLines(s: MonthlyStatement): { line: string; count: number | null; amount: Satang }[] {
   return [
     { line: 'opening_balance', count: null, amount: s.openingBalance },
     { line: 'payments', count: s.payments.count, amount: s.payments.gross },
-    { line: 'fees', count: null, amount: -s.fees },
-    { line: 'fee_vat', count: null, amount: -s.feeVat },
-    { line: 'refunds', count: s.refunds.count, amount: -s.refunds.amount },
-    { line: 'withdrawals', count: s.withdrawals.count, amount: -s.withdrawals.amount },
+    { line: 'fees', count: null, amount: 0 - s.fees },
+    { line: 'fee_vat', count: null, amount: 0 - s.feeVat },
+    { line: 'refunds', count: s.refunds.count, amount: 0 - s.refunds.amount },
+    { line: 'withdrawals', count: s.withdrawals.count, amount: 0 - s.withdrawals.amount },
     { line: 'reversals', count: s.reversals.count, amount: s.reversals.amount },
     { line: 'closing_balance', count: null, amount: s.closingBalance },
   ];
