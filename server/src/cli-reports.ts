@@ -50,7 +50,8 @@ async function issue(services: Services, values: { month?: string; json?: boolea
     const issued = outcome.issued.map((i) => ({ tax_invoice_id: i.id, merchant_id: i.merchantId, serial: i.serial, total: i.total }));
     return console.log(JSON.stringify({ issued, skipped: outcome.skipped.map((s) => ({ merchant_id: s.merchantId, reason: s.reason })) }));
   }
-  for (const i of outcome.issued) console.log(`${i.serial}  ${i.merchantId}  fees ${i.fees} + VAT ${i.vat} = ${i.total} satang${i.specimen ? '  (specimen)' : ''}`);
+  for (const i of outcome.issued)
+    console.log(`${i.serial}  ${i.merchantId}  fees ${i.fees} + VAT ${i.vat} = ${i.total} satang${i.specimen ? '  (specimen)' : ''}`);
   for (const s of outcome.skipped) console.log(`skipped ${s.merchantId}: ${s.reason}`);
   console.log(`${outcome.issued.length} tax invoice(s) issued for ${values.month}.`);
 }

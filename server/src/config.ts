@@ -164,7 +164,8 @@ function operatorOf(env: NodeJS.ProcessEnv): TaxParty | null {
   const branch = env.OPERATOR_BRANCH?.trim() || HEAD_OFFICE;
   if (!name && !address && !taxId) return null;
   const missing = Object.entries({ OPERATOR_NAME: name, OPERATOR_ADDRESS: address, OPERATOR_TAX_ID: taxId }).filter(([, value]) => !value);
-  if (missing.length > 0) throw new ConfigError(`${missing.map(([key]) => key).join(' and ')} must be set too: tax invoices name the operator's name, address and tax id.`);
+  if (missing.length > 0)
+    throw new ConfigError(`${missing.map(([key]) => key).join(' and ')} must be set too: tax invoices name the operator's name, address and tax id.`);
   if (!isValidTaxId(taxId)) throw new ConfigError(`OPERATOR_TAX_ID: '${taxId}' must be a Thai tax id: 13 digits, the last a valid check digit.`);
   if (!isValidBranch(branch)) throw new ConfigError(`OPERATOR_BRANCH: '${branch}' must be 5 digits (00000: head office).`);
   return { name, address, taxId, branch };

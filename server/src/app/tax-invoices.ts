@@ -4,15 +4,7 @@ import { DomainError, notFound } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import { bangkokMonthOf, monthPeriod, previousMonth, type Month } from '../domain/statement.js';
-import {
-  assertMonthBegun,
-  mayInvoice,
-  sequenceOf,
-  taxDetailsProblem,
-  taxInvoiceOf,
-  type TaxDetails,
-  type TaxInvoice,
-} from '../domain/tax-invoice.js';
+import { assertMonthBegun, mayInvoice, sequenceOf, taxDetailsProblem, taxInvoiceOf, type TaxDetails, type TaxInvoice } from '../domain/tax-invoice.js';
 import { recordAudit } from './audit.js';
 import { assertMonth } from './reports.js';
 import type { Services } from './services.js';
@@ -42,7 +34,7 @@ export async function issueTaxInvoices(s: Services, month: Month, context: Audit
   assertMonth(month);
   assertMonthBegun(month, s.clock.now());
   const seller = s.operator;
-  if (!seller) throw new Error('tax invoices need the operator\'s details: set OPERATOR_NAME, OPERATOR_ADDRESS and OPERATOR_TAX_ID (docs/operating.md).');
+  if (!seller) throw new Error("tax invoices need the operator's details: set OPERATOR_NAME, OPERATOR_ADDRESS and OPERATOR_TAX_ID (docs/operating.md).");
   const { start, end } = monthPeriod(month);
   const outcome: IssueOutcome = { issued: [], skipped: [] };
   for (const due of await s.uow.repos.taxInvoices.due(month, start, end)) {

@@ -106,8 +106,7 @@ export function monthlyStatement(merchantId: string, month: Month, openingBalanc
 }
 
 /** What the statement's lines add up to: closing - opening. */
-export const movementOf = (s: MonthlyStatement): Satang =>
-  s.payments.gross - s.fees - s.feeVat - s.refunds.amount - s.withdrawals.amount + s.reversals.amount;
+export const movementOf = (s: MonthlyStatement): Satang => s.payments.gross - s.fees - s.feeVat - s.refunds.amount - s.withdrawals.amount + s.reversals.amount;
 
 /** The statement's lines as they move the balance (signed), for a file a spreadsheet can sum (0 - x: never a -0). */
 export function statementLines(s: MonthlyStatement): { line: string; count: number | null; amount: Satang }[] {

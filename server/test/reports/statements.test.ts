@@ -159,7 +159,9 @@ describe('GET /reports/settlements/{date}', () => {
   it('answers a header line alone for a day without entries, and refuses a date that is not one', async () => {
     const res = await bytesOf('/Thai/v1/reports/settlements/2026-10-02');
     expect(res.status).toBe(200);
-    expect(res.bytes.toString('utf8')).toBe('\uFEFFbalance_transaction_id,type,amount,fee,fee_vat,net,currency,source_id,withdrawal_id,available_on,created_at,reference\r\n');
+    expect(res.bytes.toString('utf8')).toBe(
+      '\uFEFFbalance_transaction_id,type,amount,fee,fee_vat,net,currency,source_id,withdrawal_id,available_on,created_at,reference\r\n',
+    );
     for (const date of ['2026-02-30', '2026-10', 'yesterday']) expectEnvelope(await api.get(`/Thai/v1/reports/settlements/${date}`), 400, 'invalid_parameters');
     expectEnvelope(await api.get('/Thai/v1/reports/settlements/2026-10-01?format=json'), 400, 'invalid_parameters');
   });

@@ -32,9 +32,9 @@ type Merchant = { id: string; apiKey: string; api: ApiClient };
 
 async function merchantWithTaxDetails(options: { mode?: 'test' | 'live'; name?: string } = {}): Promise<Merchant> {
   const merchant = await server.merchant({ feeBps: 250, ...options });
-  expect(await setTaxDetails(s, merchant.id, { taxId: BUYER_TAX_ID, address: '99 ถนนสุขุมวิท แขวงคลองเตย เขตคลองเตย กรุงเทพมหานคร 10110', branch: '00001' })).toBe(
-    true,
-  );
+  expect(
+    await setTaxDetails(s, merchant.id, { taxId: BUYER_TAX_ID, address: '99 ถนนสุขุมวิท แขวงคลองเตย เขตคลองเตย กรุงเทพมหานคร 10110', branch: '00001' }),
+  ).toBe(true);
   return { ...merchant, api: apiClient(server.url, merchant) };
 }
 
@@ -70,7 +70,12 @@ async function livePaymentCredited(merchantId: string, amount: number): Promise<
 /** The PDF's bytes as sent. */
 async function download(merchant: { apiKey: string }, id: string) {
   const res = await fetch(`${server.url}/Thai/v1/reports/tax-invoices/${id}/pdf`, { headers: { authorization: `Bearer ${merchant.apiKey}` } });
-  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    disposition: res.headers.get('content-disposition'),
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 describe('tax invoices', () => {
@@ -200,7 +205,11 @@ describe('tax invoices', () => {
     const knex = server.running.runtime.db.knex;
     const [id] = await knex('tax_invoices').where('serial', 'TIV-2026-000001').pluck('id');
     await expect(knex('tax_invoices').where('id', id).update({ total: 1 })).rejects.toThrow(/never changes/);
-    await expect(knex('tax_invoices').where('id', id).update({ pdf: Buffer.from('forged') })).rejects.toThrow(/never changes/);
+    await expect(
+      knex('tax_invoices')
+        .where('id', id)
+        .update({ pdf: Buffer.from('forged') }),
+    ).rejects.toThrow(/never changes/);
     await expect(knex('tax_invoices').where('id', id).delete()).rejects.toThrow(/never deleted/);
   });
 });

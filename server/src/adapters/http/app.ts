@@ -112,7 +112,14 @@ export function createApp(deps: AppDeps): RequestListener {
     merchantApiResponse(res);
     next();
   };
-  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s), balanceRoutes(s), reportRoutes(s)];
+  const routes = [
+    paymentRoutes(s, deps.publicBaseUrl),
+    webhookRoutes(s, deps.webhooks),
+    webhookManagementRoutes(s),
+    eventRoutes(s),
+    balanceRoutes(s),
+    reportRoutes(s),
+  ];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
     app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, body, validator, ...routes));
   }

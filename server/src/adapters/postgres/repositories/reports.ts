@@ -14,7 +14,10 @@ interface TotalsRow {
 
 export const reportRepository = (db: Db): ReportRepository => ({
   async balanceBefore(merchantId, before) {
-    const rows = await db('balance_transactions').where('merchant_id', merchantId).where('created_at', '<', before).sum<{ net: string | null }[]>({ net: 'net' });
+    const rows = await db('balance_transactions')
+      .where('merchant_id', merchantId)
+      .where('created_at', '<', before)
+      .sum<{ net: string | null }[]>({ net: 'net' });
     return Number(rows[0]?.net ?? 0);
   },
   async totalsBetween(merchantId, from, to) {
@@ -25,7 +28,14 @@ export const reportRepository = (db: Db): ReportRepository => ({
       .groupBy('type')
       .select('type', db.raw('count(*) AS count'), db.raw('sum(amount) AS amount'), db.raw('sum(fee) AS fee'))
       .select(db.raw('sum(fee_vat) AS fee_vat'), db.raw('sum(net) AS net'));
-    return rows.map((r) => ({ type: r.type, count: Number(r.count), amount: Number(r.amount), fee: Number(r.fee), feeVat: Number(r.fee_vat), net: Number(r.net) }));
+    return rows.map((r) => ({
+      type: r.type,
+      count: Number(r.count),
+      amount: Number(r.amount),
+      fee: Number(r.fee),
+      feeVat: Number(r.fee_vat),
+      net: Number(r.net),
+    }));
   },
   async linesBetween(merchantId, from, to) {
     // A payment's entry names the payment; a refund's (or its reversal's) names the refund, whose payment has the reference.

@@ -1,4 +1,4 @@
-import type { TaxDetails, TaxInvoice } from '../../../domain/tax-invoice.js';
+import type { TaxInvoice } from '../../../domain/tax-invoice.js';
 import type { TaxInvoiceRepository } from '../../../ports/reports.js';
 import type { Db } from './query.js';
 
@@ -133,13 +133,24 @@ export const taxInvoiceRepository = (db: Db): TaxInvoiceRepository => ({
   async list(merchantId, page) {
     const matching = db('tax_invoices').where('merchant_id', merchantId);
     const [rows, counted] = await Promise.all([
-      matching.clone().select(RECORD_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset),
+      matching
+        .clone()
+        .select(RECORD_COLUMNS)
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(page.limit)
+        .offset(page.offset),
       matching.clone().count<{ count: number | string }[]>({ count: '*' }),
     ]);
     return { items: (rows as InvoiceRow[]).map(toInvoice), total: Number(counted[0]?.count ?? 0) };
   },
   async storePdf(id, pdf) {
-    await db('tax_invoices').where('id', id).whereNull('pdf').update({ pdf: Buffer.from(pdf) });
+    await db('tax_invoices')
+      .where('id', id)
+      .whereNull('pdf')
+      .update({ pdf: Buffer.from(pdf) });
   },
   async pdfOf(id) {
     const row = await db('tax_invoices').where('id', id).first<{ pdf: Uint8Array | null } | undefined>('pdf');
