@@ -153,7 +153,7 @@ describe('GET /reports/settlements/{date}', () => {
       }
     }
     const boundary = parse((await api.get('/Thai/v1/reports/settlements/2026-10-01')).text, { bom: true, columns: true });
-    expect(boundary.map((l: Record<string, string>) => [l.type, l.reference])).toEqual([['payment', 'OCT-FIRST']]);
+    expect((boundary as Record<string, string>[]).map((l) => [l.type, l.reference])).toEqual([['payment', 'OCT-FIRST']]);
   });
 
   it('answers a header line alone for a day without entries, and refuses a date that is not one', async () => {
