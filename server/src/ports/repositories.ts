@@ -13,6 +13,7 @@ import type { Transaction, TransactionStatus, TransactionType } from '../domain/
 import type { Delivery, Webhook } from '../domain/webhook.js';
 import type { EarlierSecret } from '../domain/webhook-management.js';
 import type { BalanceRepository, PayoutAccountStore, RefundPayoutRepository, WithdrawalRepository } from './ledger.js';
+import type { ReportRepository, TaxInvoiceRepository } from './reports.js';
 
 export interface MerchantRepository extends PayoutAccountStore {
   insert(merchant: Merchant, apiKey: NewApiKey): Promise<void>;
@@ -251,6 +252,8 @@ export interface Repositories {
   bankChecks: BankCheckQueue;
   bankReturns: BankReturnQueue;
   audit: AuditLog;
+  reports: ReportRepository;
+  taxInvoices: TaxInvoiceRepository;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */

@@ -18,6 +18,8 @@ import { webhookRepository } from './repositories/webhooks.js';
 import { balanceRepository } from './repositories/balances.js';
 import { refundPayoutRepository } from './repositories/refund-payouts.js';
 import { withdrawalRepository } from './repositories/withdrawals.js';
+import { reportRepository } from './repositories/reports.js';
+import { taxInvoiceRepository } from './repositories/tax-invoices.js';
 
 export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
   merchants: merchantRepository(db, insert),
@@ -38,6 +40,8 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   bankChecks: bankCheckQueue(db, insert),
   bankReturns: bankReturnQueue(db),
   audit: auditLog(db, insert),
+  reports: reportRepository(db),
+  taxInvoices: taxInvoiceRepository(db),
 });
 
 /** QR creation's writes, held to be written in one statement. */
