@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { homeFigures } from '../../app/dashboard-home.js';
-import { listAuditEntries, recordAudit } from '../../app/audit.js';
+import { listAuditEntries } from '../../app/audit.js';
 import { listLedger, retrieveBalance } from '../../app/ledger.js';
 import { paymentDetail } from '../../app/payment-detail.js';
 import { findPayments } from '../../app/payment-search.js';
@@ -228,8 +228,7 @@ export function moneyRoutes(s: Services, feed: MerchantPaymentFeed, options: Mon
     let made: { id: string; send?: () => Promise<unknown> } | null = null;
     try {
       const outcome = await onceOnly(s, merchant.id, key, ['refund', paymentId, amount, reason ?? null], async (tx) => {
-        const refund = await refundPayment(tx, s, merchant, { paymentId, amount, reason });
-        await recordAudit(tx, s, context, merchant.id, 'refund_created', refund.id, { payment_id: paymentId, amount, reason: reason ?? null });
+        const refund = await refundPayment(tx, s, merchant, { paymentId, amount, reason }, context); // audited with the member
         made = { id: refund.id, send: () => sendRefund(s, merchant, refund) };
         return refund.id;
       });
@@ -250,11 +249,7 @@ export function moneyRoutes(s: Services, feed: MerchantPaymentFeed, options: Mon
     if (!outcome) return void res.status(404).end();
     const context = signedIn(req).audit;
     try {
-      const payment = await s.uow.run(async (tx) => {
-        const settled = await settlePayment(tx, s, merchant, paymentId, outcome);
-        await recordAudit(tx, s, context, merchant.id, 'test_payment_completed', paymentId, { outcome: settled.status });
-        return settled;
-      });
+      const payment = await s.uow.run((tx) => settlePayment(tx, s, merchant, paymentId, outcome, context));
       res.redirect(303, `/dashboard/payments/${paymentId}?tested=${payment.status}`);
     } catch (error) {
       await showPayment(req, res, { problem: problemOf(t, error), status: 422 });
@@ -380,8 +375,7 @@ export function moneyRoutes(s: Services, feed: MerchantPaymentFeed, options: Mon
     const context = signedIn(req).audit;
     try {
       const outcome = await onceOnly(s, merchant.id, key, ['withdraw', amount], async (tx) => {
-        const withdrawal = await createWithdrawal(tx, s, merchant, { amount });
-        await recordAudit(tx, s, context, merchant.id, 'withdrawal_requested', withdrawal.id, { amount });
+        const withdrawal = await createWithdrawal(tx, s, merchant, { amount }, context); // audited with the member
         return withdrawal.id;
       });
       if (!outcome.done) return showBalance(req, res, { problem: t.inProgress, status: 409 });
