@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import { homeFigures } from '../../app/dashboard-home.js';
+import type { Services } from '../../app/services.js';
+import { sendPage } from './layout.js';
+import { liveStream, type LiveStreamOptions } from './live-stream.js';
+import { memberOf, wordsOf } from './money-pages.js';
+import { renderMoney } from './money-templates.js';
+import { homeLiveView, homeView } from './money-views.js';
+import type { MerchantPaymentFeed } from './payment-feed.js';
+import { requireAbility } from './session.js';
+
+/** Home and the stream that keeps its live region (and the Payments list's) up to date. */
+export function homePage(s: Services, feed: MerchantPaymentFeed, options: LiveStreamOptions): Router {
+  const router = Router();
+  // Home: the balance, what succeeded today and in the last 30 days, the chart, the latest payments (live).
+  router.get('/', requireAbility('payments:read'), requireAbility('balance:read'), async (req, res) => {
+    const t = wordsOf(req);
+    const figures = await homeFigures(s, memberOf(req).merchant);
+    res.set('Cache-Control', 'no-store');
+    if (req.query.fragment === 'live') return void res.type('html').send(renderMoney('homeLive', homeLiveView(t, figures)));
+    sendPage(req, res, { title: t.home, active: 'home', body: renderMoney('home', homeView(t, figures)) });
+  });
+
+  router.get(
+    '/live',
+    requireAbility('payments:read'),
+    liveStream(feed, (req) => memberOf(req).merchant.id, options),
+  );
+
+  return router;
+}
