@@ -10,6 +10,8 @@ export interface Operator {
   newMerchant(options?: { live?: boolean }): Promise<{ merchantId: string; apiKey: string }>;
   /** Where withdrawals go: set by the operator, never through the API. */
   setPayoutAccount(merchantId: string): Promise<void>;
+  /** One more key of the merchant, restricted to `permissions` (`qr_codes:write`, ...): an `rk_test_` key, as `keys create --permissions`. */
+  restrictedKey(merchantId: string, permissions: string[]): Promise<string>;
 }
 
 /** The bank in front of a service with BANK=scb: a simulator that pays a QR payload, and the service's callback path. */

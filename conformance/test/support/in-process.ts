@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { LOCAL_BANK, startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
+import { createApiKey } from '../../../server/src/app/api-keys.js';
 import { createMerchant, setPayoutAccount } from '../../../server/src/app/merchants.js';
+import { operatorContext } from '../../../server/src/domain/audit.js';
+import { parsePermissions } from '../../../server/src/domain/permissions.js';
 import { loadConfig } from '../../../server/src/config.js';
 import { startServer, type RunningServer } from '../../../server/src/main.js';
 import type { ManualClock, Target } from '../../src/target.js';
@@ -100,6 +103,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       },
       async setPayoutAccount(merchantId) {
         await setPayoutAccount(services, merchantId, PAYOUT_ACCOUNT);
+      },
+      async restrictedKey(merchantId, permissions) {
+        return (await createApiKey(services, merchantId, parsePermissions(permissions.join(',')), operatorContext)).apiKey;
       },
     },
     ...(options.clock ? { clock: options.clock } : {}),
