@@ -4,6 +4,7 @@ import { Events } from './resources/events.js';
 import { Payments } from './resources/payments.js';
 import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
+import { Reports } from './resources/reports.js';
 import { TestHelpers } from './resources/test-helpers.js';
 import { Transactions } from './resources/transactions.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -108,6 +109,8 @@ export class PaymentQrClient {
   readonly webhooks: Webhooks;
   readonly balance: Balance;
   readonly withdrawals: Withdrawals;
+  /** Monthly statements, daily settlement files and tax invoices for the fees. */
+  readonly reports: Reports;
   /** Every event of the last 30 days, as its webhook payload. */
   readonly events: Events;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
@@ -129,6 +132,7 @@ export class PaymentQrClient {
     this.webhooks = new Webhooks(sender);
     this.balance = new Balance(sender);
     this.withdrawals = new Withdrawals(sender);
+    this.reports = new Reports(sender);
     this.events = new Events(sender);
     this.testHelpers = new TestHelpers(sender);
   }

@@ -7,12 +7,14 @@ import { ConfigError, loadConfig } from './config.js';
 import { displayNameProblem } from './domain/display-name.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
+import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './cli-reports.js';
 import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
 
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
          [--bank-code CODE --account-number DIGITS --account-name NAME] [--fee-bps N]
 ${BANK_USAGE}
 ${PAYOUT_USAGE}
+${REPORTS_USAGE}
 ${KEYS_USAGE}
 
   --name          the merchant's name: at most 100 characters, no control characters (as --account-name)
@@ -50,6 +52,7 @@ async function cli(): Promise<void> {
   const args = process.argv.slice(2);
   const words = args.filter((arg) => !arg.startsWith('-')).slice(0, 2);
   if (isPayoutCommand(words)) return withRuntime((runtime) => runPayoutCommand(runtime.services, args));
+  if (isReportsCommand(words)) return withRuntime((runtime) => runReportsCommand(runtime.services, args));
   if (isBankCommand(words) && !args.includes('--help') && !args.includes('-h')) return withRuntime((runtime) => runBankCommand(runtime.services, args));
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),

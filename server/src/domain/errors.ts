@@ -34,6 +34,7 @@ export const errorCodes = [
   'service_unavailable',
   'payout_account_missing',
   'withdrawal_not_found',
+  'tax_invoice_not_found',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

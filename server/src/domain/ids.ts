@@ -14,6 +14,7 @@ export const idPrefixes = {
   balanceTransaction: 'bt',
   bankTransaction: 'btx',
   audit: 'aud',
+  taxInvoice: 'tiv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationOfRequest, permissionOf, type KeyedOperation } from '../../src/adapters/http/operation-permissions.js';
 import { loadContract } from '../../src/adapters/http/validation.js';
+import { setFeeBps } from '../../src/app/merchants.js';
+import { issueTaxInvoices, setTaxDetails } from '../../src/app/tax-invoices.js';
+import { operatorContext } from '../../src/domain/audit.js';
+import { bangkokDateOf } from '../../src/domain/bangkok-day.js';
 import { keyMay, resources, type Permission } from '../../src/domain/permissions.js';
+import { bangkokMonthOf } from '../../src/domain/statement.js';
 import { paid, payoutAccount } from '../balance/fixtures.js';
 import { apiClient, expectEnvelope, type ApiClient, type ApiResponse } from '../support/http.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -15,9 +20,14 @@ import { newPayment } from '../webhooks/fixtures.js';
  */
 let server: TestServer;
 let receiver: Receiver;
+/** The operator as the seller on tax invoices. */
+const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 beforeAll(async () => {
   // No background jobs: nothing moves (a withdrawal paid out, a payment expired) between two looks at a merchant.
-  [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, backgroundJobs: false }), startReceiver()]);
+  [server, receiver] = await Promise.all([
+    startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...OPERATOR }, backgroundJobs: false }),
+    startReceiver(),
+  ]);
 });
 afterAll(async () => {
   await server.stop();
@@ -51,6 +61,18 @@ async function withdrawalOf(api: ApiClient): Promise<string> {
   return withdrawal.body.withdrawal_id as string;
 }
 
+/** A specimen tax invoice of this month (a test merchant's), issued by the operator: the merchant pays fees and has tax details. */
+async function taxInvoiceOf(api: ApiClient, merchantId: string): Promise<string> {
+  const s = server.running.runtime.services;
+  await setFeeBps(s, merchantId, 250);
+  await setTaxDetails(s, merchantId, { taxId: '0994000165510', address: '99 Sukhumvit Road, Bangkok 10110', branch: '00000' });
+  await paid(api, 20_000);
+  await issueTaxInvoices(s, bangkokMonthOf(s.clock.now()), operatorContext);
+  const invoices = await api.get('/Thai/v1/reports/tax-invoices');
+  expect(invoices.status, invoices.text).toBe(200);
+  return invoices.body.tax_invoices[0].tax_invoice_id as string;
+}
+
 async function testDeliveryOf(api: ApiClient): Promise<{ webhookId: string; deliveryId: string }> {
   const webhookId = await webhookOf(api);
   const sent = await api.post(`/Thai/v1/webhooks/${webhookId}/test`);
@@ -58,8 +80,10 @@ async function testDeliveryOf(api: ApiClient): Promise<{ webhookId: string; deli
   return { webhookId, deliveryId: sent.body.delivery_id as string };
 }
 
+const today = () => bangkokDateOf(server.running.runtime.services.clock.now());
+
 /** How to call each operation that takes a key, after making what it needs with the merchant's unrestricted key. */
-const calls: Record<KeyedOperation, (api: ApiClient) => Promise<Call>> = {
+const calls: Record<KeyedOperation, (api: ApiClient, merchantId: string) => Promise<Call>> = {
   createQrCode: async () => ({ method: 'POST', path: '/Thai/v1/qr-codes', body: qr }),
   listPayments: async () => ({ method: 'GET', path: '/Thai/v1/payments' }),
   createCardPayment: async () => ({ method: 'POST', path: '/Thai/v1/payments', body: { token_id: 'tok_visa', amount: 12_345, currency: 'THB' } }),
@@ -95,6 +119,11 @@ const calls: Record<KeyedOperation, (api: ApiClient) => Promise<Call>> = {
     expect(events.status, events.text).toBe(200);
     return { method: 'GET', path: `/Thai/v1/events/${events.body.events[0].id as string}` };
   },
+  retrieveStatement: async () => ({ method: 'GET', path: `/Thai/v1/reports/statements/${today().slice(0, 7)}` }),
+  retrieveSettlementFile: async () => ({ method: 'GET', path: `/Thai/v1/reports/settlements/${today()}?format=csv` }),
+  listTaxInvoices: async () => ({ method: 'GET', path: '/Thai/v1/reports/tax-invoices' }),
+  retrieveTaxInvoice: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}` }),
+  retrieveTaxInvoicePdf: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}/pdf` }),
 };
 
 const everyPermission: Permission[] = resources.flatMap((resource) => [`${resource}:read`, `${resource}:write`] as Permission[]);
@@ -120,6 +149,7 @@ async function everythingOf(api: ApiClient, merchantId: string): Promise<unknown
     balance: await read('/Thai/v1/balance'),
     ledger: await read('/Thai/v1/balance/transactions?limit=100'),
     withdrawals: await read('/Thai/v1/withdrawals?limit=100'),
+    taxInvoices: await read('/Thai/v1/reports/tax-invoices?limit=100'),
     events: await read('/Thai/v1/events?limit=100'),
     webhooks,
     deliveries: await Promise.all(webhooks.map((webhook) => read(`/Thai/v1/webhooks/${webhook.webhook_id}/deliveries?limit=100`))),
@@ -157,7 +187,7 @@ describe('restricted API keys', () => {
     it(`${operation}: 403 without ${needed}, nothing changed; 200 with ${needed} alone`, async () => {
       const merchant = await server.merchant({ payoutAccount });
       const api = apiClient(server.url, { apiKey: merchant.apiKey });
-      const call = await calls[operation](api);
+      const call = await calls[operation](api, merchant.id);
       const lacking = await server.apiKey(merchant.id, allBut(needed));
       expect(lacking).toMatch(/^rk_test_[A-Za-z0-9_-]+$/);
 

@@ -15,6 +15,7 @@ import { everyResponse, merchantApiResponse } from './response-headers.js';
 import { metricsEndpoint, observeRequests, type HttpMetrics } from './request-metrics.js';
 import { requestId } from './request-context.js';
 import { balanceRoutes } from './routes/balance-routes.js';
+import { reportRoutes } from './routes/report-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { docsRoutes } from './routes/docs-routes.js';
@@ -113,7 +114,14 @@ export function createApp(deps: AppDeps): RequestListener {
     merchantApiResponse(res);
     next();
   };
-  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s), balanceRoutes(s)];
+  const routes = [
+    paymentRoutes(s, deps.publicBaseUrl),
+    webhookRoutes(s, deps.webhooks),
+    webhookManagementRoutes(s),
+    eventRoutes(s),
+    balanceRoutes(s),
+    reportRoutes(s),
+  ];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
     app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, permitted, body, validator, ...routes));
   }

@@ -42,6 +42,7 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   service_unavailable: [503, 'api_error'],
   payout_account_missing: [422, 'validation_error'],
   withdrawal_not_found: [404, 'not_found'],
+  tax_invoice_not_found: [404, 'not_found'],
 };
 
 export interface WireResponse {

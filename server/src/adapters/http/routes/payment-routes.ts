@@ -8,7 +8,7 @@ import type { Services } from '../../../app/services.js';
 import type { Merchant } from '../../../domain/merchant.js';
 import { settlePayment } from '../../../app/settle-payment.js';
 import { errorResponse, jsonResponse } from '../errors.js';
-import { followedBy, idempotentMutation, type MutationRequest, type SendWire } from '../idempotency.js';
+import { followedBy, idempotentMutation, idempotentQrCodeWrite, type MutationRequest, type SendWire } from '../idempotency.js';
 import { dateRangeOf, enumParam, pageRequestOf } from '../list-query.js';
 import { toListBody, toPaymentBody, toQrCodeBody, toRefundBody, toTransactionBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
@@ -24,7 +24,7 @@ const paymentIdOf = (req: { params: Record<string, unknown> }): string => String
 
 /** POST /qr-codes, as Express and the hot routes (../hot-routes.ts) both serve it. */
 export const createQrCodeRoute = (s: Services, publicBaseUrl: string, send?: SendWire) =>
-  idempotentMutation(
+  idempotentQrCodeWrite(
     s,
     'createQrCode',
     async ({ tx, merchant }, req) => {
@@ -42,7 +42,7 @@ export const createQrCodeRoute = (s: Services, publicBaseUrl: string, send?: Sen
       });
       return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
     },
-    { insertsOnly: true, send },
+    { send },
   );
 
 /** GET /payments/{payment_id}, as Express and the hot routes both serve it. */
