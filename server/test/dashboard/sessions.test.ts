@@ -42,7 +42,7 @@ describe('dashboard sessions', () => {
     expect((await member.client.get('/dashboard')).status).toBe(303);
   });
 
-  it('a password change ends the user\'s other sessions, keeps this one, and the new password is the one that works', async () => {
+  it("a password change ends the user's other sessions, keeps this one, and the new password is the one that works", async () => {
     const member = await dashboardMember(server, { role: 'support' });
     const other = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) });
     expect((await other.client.get('/dashboard')).status).toBe(200);
@@ -51,11 +51,17 @@ describe('dashboard sessions', () => {
     const tooShort = await member.client.post('/dashboard/account/password', { current_password: member.password, new_password: 'short' });
     expect(tooShort.status).toBe(422);
     expect(tooShort.text).toContain('รหัสผ่านต้องมีอย่างน้อย 12 ตัวอักษร');
-    const wrongCurrent = await member.client.post('/dashboard/account/password', { current_password: 'not my password', new_password: 'a brand new passphrase' });
+    const wrongCurrent = await member.client.post('/dashboard/account/password', {
+      current_password: 'not my password',
+      new_password: 'a brand new passphrase',
+    });
     expect(wrongCurrent.status).toBe(422);
     expect((await other.client.get('/dashboard')).status).toBe(200); // refused changes end nothing
 
-    const changed = await member.client.post('/dashboard/account/password?lang=en', { current_password: member.password, new_password: 'a brand new passphrase' });
+    const changed = await member.client.post('/dashboard/account/password?lang=en', {
+      current_password: member.password,
+      new_password: 'a brand new passphrase',
+    });
     expect(changed.status, changed.text.slice(changed.text.indexOf('<main'), changed.text.indexOf('<main') + 600)).toBe(200);
     expect(changed.text).toContain('Password changed; 1 other sessions were signed out.');
     expect((await other.client.get('/dashboard')).status).toBe(303);
