@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeEndedSessions } from '../../src/app/dashboard-sessions.js';
 import { dashboardClient, dashboardMember, signIn, totpCode, type DashboardMember } from '../support/dashboard.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -87,6 +88,22 @@ describe('dashboard sessions', () => {
     expect(ended.text).toContain('1 other sessions signed out.'); // English: asked for above, remembered
     expect((await other.client.get('/dashboard')).status).toBe(303);
     expect((await member.client.get('/dashboard')).status).toBe(200);
+  });
+
+  it('that ended are deleted by the sweeper, with failed sign-ins too old to count', async () => {
+    const s = server.running.runtime.services;
+    const idle = await dashboardMember(server, { role: 'viewer' });
+    const idleHash = s.accounts.tokens.hash(idle.sessionId);
+    await signIn(server.url, { email: idle.email, password: 'wrong password here', code: '' });
+    clock.advance(20 * MINUTE);
+    const active = await dashboardMember(server, { role: 'viewer' });
+    clock.advance(15 * MINUTE); // idle's session: 35 minutes without a request; active's: 15
+    const purged = await purgeEndedSessions(s);
+    expect(purged.sessions).toBeGreaterThanOrEqual(1);
+    expect(purged.failures).toBeGreaterThanOrEqual(1);
+    expect(await s.uow.repos.sessions.findByIdHash(idleHash)).toBeNull();
+    expect(await s.uow.repos.sessions.findByIdHash(s.accounts.tokens.hash(active.sessionId))).not.toBeNull();
+    expect(await s.uow.repos.signInFailures.ofEmail(idle.email, new Date(0))).toEqual([]);
   });
 
   it('are __Host- cookies, Secure, when PUBLIC_BASE_URL is https, and forms must come from that origin', async () => {
