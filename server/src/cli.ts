@@ -8,12 +8,14 @@ import { displayNameProblem } from './domain/display-name.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
 import { isUsersCommand, runUsersCommand, USERS_USAGE } from './cli-users.js';
+import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './cli-reports.js';
 import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
 
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
          [--bank-code CODE --account-number DIGITS --account-name NAME] [--fee-bps N]
 ${BANK_USAGE}
 ${PAYOUT_USAGE}
+${REPORTS_USAGE}
 ${KEYS_USAGE}
 ${USERS_USAGE}
 
@@ -52,6 +54,7 @@ async function cli(): Promise<void> {
   const args = process.argv.slice(2);
   const words = args.filter((arg) => !arg.startsWith('-')).slice(0, 2);
   if (isPayoutCommand(words)) return withRuntime((runtime) => runPayoutCommand(runtime.services, args));
+  if (isReportsCommand(words)) return withRuntime((runtime) => runReportsCommand(runtime.services, args));
   if (isBankCommand(words) && !args.includes('--help') && !args.includes('-h')) return withRuntime((runtime) => runBankCommand(runtime.services, args));
   if (isUsersCommand(words) && !args.includes('--help') && !args.includes('-h'))
     return withRuntime((runtime) => runUsersCommand(runtime.services, args, serviceBaseUrl(runtime.config)));
@@ -66,6 +69,7 @@ async function cli(): Promise<void> {
       json: { type: 'boolean', default: false },
       'expire-old-in': { type: 'string' },
       'key-last4': { type: 'string' },
+      permissions: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...payoutOptions,
     },

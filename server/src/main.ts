@@ -34,6 +34,8 @@ import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.
 import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
+import { issueDueTaxInvoices } from './app/tax-invoices.js';
+import { chromiumTaxInvoicePdf } from './adapters/documents/tax-invoice-pdf.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
@@ -103,6 +105,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         : null;
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);
+    const taxInvoicePdf = chromiumTaxInvoicePdf();
     const services: Services = {
       uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
       clock,
@@ -123,11 +126,14 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         timeoutMs: config.webhookTimeoutMs,
       },
       accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
+      operator: config.operator,
+      taxInvoicePdf,
       metrics: metrics ?? silentMetrics,
     };
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
     const close = async () => {
       await keyUsage.stop();
+      await taxInvoicePdf.close();
       await db.close();
       await unlock?.();
     };
@@ -231,6 +237,22 @@ export function startBankReconciliation(runtime: Runtime): () => Promise<void> {
   });
 }
 
+/** How often the servers and workers look for a month that ended with its tax invoices not issued yet. */
+const TAX_INVOICE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Tax invoices for the month that ended, in every server and worker once the operator's details are set: the
+ * counter row each invoice locks keeps several instances from issuing one twice or leaving a gap.
+ */
+export function startTaxInvoicing(runtime: Runtime): () => Promise<void> {
+  if (!runtime.config.operator) return async () => undefined;
+  return repeat(
+    () => issueDueTaxInvoices(runtime.services),
+    TAX_INVOICE_INTERVAL_MS,
+    (error) => runtime.logger.warn({ err: error }, 'issuing tax invoices failed; retrying'),
+  );
+}
+
 /** Requests Node cannot even parse (headers over 64 KiB, a broken request line) still get the error envelope. */
 function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy();
@@ -271,6 +293,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const stopPayouts = jobs ? startPayoutWork(runtime) : async () => undefined;
   const stopReconciliation = jobs ? startBankReconciliation(runtime) : async () => undefined;
   const stopFolding = jobs ? startCountFolding(runtime) : async () => undefined;
+  const stopInvoicing = jobs ? startTaxInvoicing(runtime) : async () => undefined;
   // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);
@@ -291,7 +314,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
       await checkoutHub.close(); // ends the open status streams, which would keep the server from closing
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding()]);
+      await Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding(), stopInvoicing()]);
       await runtime.close();
     },
   };

@@ -69,6 +69,7 @@ export const UNKNOWN = {
   withdrawal: 'wd_unknown0000000000000000',
   event: 'evt_unknown0000000000000000',
   delivery: 'whd_unknown0000000000000000',
+  taxInvoice: 'tiv_unknown0000000000000000',
 };
 const OVERSIZED = JSON.stringify({ reference: 'x'.repeat(1_200_000) });
 const TOO_LONG_KEY = 'k'.repeat(256);
@@ -272,6 +273,25 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}?expand=1`),
     401: unauthorized('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
     404: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
+  },
+  retrieveStatement: {
+    400: (f) => f.api('GET', '/Thai/v1/reports/statements/2026-13'),
+    401: unauthorized('GET', '/Thai/v1/reports/statements/2026-10'),
+  },
+  retrieveSettlementFile: {
+    400: (f) => f.api('GET', '/Thai/v1/reports/settlements/2026-02-30'),
+    401: unauthorized('GET', '/Thai/v1/reports/settlements/2026-10-31'),
+  },
+  listTaxInvoices: { 400: (f) => f.api('GET', '/Thai/v1/reports/tax-invoices?limit=0'), 401: unauthorized('GET', '/Thai/v1/reports/tax-invoices') },
+  retrieveTaxInvoice: {
+    400: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}?expand=1`),
+    401: unauthorized('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}`),
+    404: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}`),
+  },
+  retrieveTaxInvoicePdf: {
+    400: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf?expand=1`),
+    401: unauthorized('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf`),
+    404: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf`),
   },
   confirmBankPayment: {
     400: needing(['bank'], (f) => f.send('POST', f.bankCallbackPath(), { body: { transactionId: 'T1' } })),

@@ -8,6 +8,8 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { AutomatedPayoutRail, BulkTransferFile } from '../ports/payout-rail.js';
 import type { OperationalMetrics } from '../ports/metrics.js';
 import type { UnitOfWork } from '../ports/repositories.js';
+import type { TaxInvoiceRenderer } from '../ports/documents.js';
+import type { TaxParty } from '../domain/tax-invoice.js';
 import type { DeliveryQueue, WebhookSender, WebhookSigner, WebhookUrlGuard } from '../ports/webhook-delivery.js';
 
 /** What the use cases need from the world, built once by the composition root. */
@@ -38,6 +40,10 @@ export interface Services {
   };
   /** Passwords, second factors and the random secrets of the dashboard's accounts. */
   accounts: AccountSecrets;
+  /** The operator as the seller on tax invoices (OPERATOR_NAME, ...); null: none can be issued. */
+  operator: TaxParty | null;
+  /** Renders tax invoices as PDF when they are issued. */
+  taxInvoicePdf: TaxInvoiceRenderer;
   /** Counters for /metrics (silent unless METRICS or METRICS_PORT is set). */
   metrics: OperationalMetrics;
 }

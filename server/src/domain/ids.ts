@@ -16,6 +16,7 @@ export const idPrefixes = {
   audit: 'aud',
   user: 'usr',
   invitation: 'inv',
+  taxInvoice: 'tiv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
