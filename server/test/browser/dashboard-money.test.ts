@@ -85,8 +85,8 @@ describe('the money pages in a real browser', { timeout: 120_000 }, () => {
     expect(reloads).toBe(0);
     await expectSound(home, 'home th phone');
     await expectSound(list, 'payments th phone');
-    await screenshot(home.page, 'dashboard-home-th-phone', { docs: true });
-    await screenshot(list.page, 'dashboard-payments-th-phone', { docs: true });
+    await screenshot(home.page, 'dashboard-home-th-mobile', { docs: true });
+    await screenshot(list.page, 'dashboard-payments-th-mobile', { docs: true });
     await Promise.all([home.context.close(), list.context.close()]);
   });
 
@@ -175,7 +175,7 @@ describe('the money pages in a real browser', { timeout: 120_000 }, () => {
           await expectSound(opened, `${path} ${locale} ${desktop ? 'desktop' : 'phone'}`);
           if (path === '/dashboard' || path === '/dashboard/payments') {
             const name = path === '/dashboard' ? 'home' : 'payments';
-            if (!(locale === 'th' && !desktop)) await screenshot(opened.page, `dashboard-${name}-${locale}-${desktop ? 'desktop' : 'phone'}`, { docs: true });
+            if (!(locale === 'th' && !desktop)) await screenshot(opened.page, `dashboard-${name}-${locale}-${desktop ? 'desktop' : 'mobile'}`, { docs: true });
           }
           await opened.context.close();
         }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,11 +57,11 @@ export function recordTraffic(page: Page): { requests: string[]; errors: string[
   return traffic;
 }
 
-/** The README's pictures: screenshots taken with `{ docs: true }` are written here too (and committed). */
+/** The README's pictures: written by the tests that take them only when UPDATE_DOCS_IMAGES=1, so a test run leaves git clean. */
 export const DOCS_IMAGES_DIR = new URL('../../../docs/images/', import.meta.url).pathname;
 
 export async function screenshot(page: Page, name: string, options: { docs?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  const image = await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });
-  if (options.docs) writeFileSync(join(DOCS_IMAGES_DIR, `${name}.png`), image);
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });
+  if (options.docs && process.env.UPDATE_DOCS_IMAGES === '1') await page.screenshot({ path: join(DOCS_IMAGES_DIR, `${name}.png`), fullPage: true });
 }

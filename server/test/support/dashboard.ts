@@ -155,7 +155,10 @@ function memberOf(server: TestServer, member: Omit<DashboardMember, 'client' | '
  * Signs in through the login pages as a browser does: the form, the e-mail and password, then the code. Returns the
  * client (holding the session cookie when it worked) and the answer to the last step that was sent.
  */
-export async function signIn(baseUrl: string, credentials: { email: string; password: string; code: string | (() => string) }): Promise<{ client: DashboardClient; response: DashboardResponse }> {
+export async function signIn(
+  baseUrl: string,
+  credentials: { email: string; password: string; code: string | (() => string) },
+): Promise<{ client: DashboardClient; response: DashboardResponse }> {
   const client = dashboardClient(baseUrl);
   await client.get('/dashboard/login');
   const first = await client.post('/dashboard/login', { email: credentials.email, password: credentials.password });
@@ -164,3 +167,11 @@ export async function signIn(baseUrl: string, credentials: { email: string; pass
   const code = typeof credentials.code === 'function' ? credentials.code() : credentials.code;
   return { client, response: await client.post('/dashboard/login/code', { code }) };
 }
+
+/** Text as a browser shows it: Mustache escapes `/`, `=`, quotes and the like in what it writes. */
+export const decodeHtml = (html: string): string =>
+  html.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot);/gi, (_, entity: string) => {
+    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+    if (named[entity.toLowerCase()]) return named[entity.toLowerCase()]!;
+    return String.fromCodePoint(entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10));
+  });

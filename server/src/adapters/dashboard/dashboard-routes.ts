@@ -57,8 +57,7 @@ const strictHeaders = helmet({
       frameAncestors: ["'none'"],
     },
   },
-  // Invitation tokens are in URLs: no referrer leaves for another origin. Not no-referrer: a browser then sends `Origin: null`
-  // with a form, and the CSRF check refuses every form.
+  // Invitation tokens are in URLs: no other site is told them. (With no-referrer, browsers would send `Origin: null` on our own forms.)
   referrerPolicy: { policy: 'same-origin' },
   strictTransportSecurity: false, // the operator's TLS front decides
 });
