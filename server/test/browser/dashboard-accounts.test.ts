@@ -88,6 +88,8 @@ describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
       await page.getByLabel('E-mail').fill('somchai@example.com');
       await page.getByLabel('Password').fill('mango sticky rice at noon');
       await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('6-digit code from your authenticator app, or a recovery code').waitFor();
+      await checkPage(page, signIn.traffic, 'login: second step');
       await page.getByLabel('6-digit code from your authenticator app, or a recovery code').fill(codes[0]!);
       await page.getByRole('button', { name: 'Sign in' }).click();
     };
@@ -144,9 +146,22 @@ describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
         expect(await account.page.getAttribute('html', 'lang')).toBe(lang);
         await checkPage(account.page, account.traffic, `account ${lang} ${size}`);
         await screenshot(account.page, `dashboard-account-${lang}-${size}`, { docs: true });
+        await account.page.goto(`${server.url}/dashboard/account/second-factor`);
+        await account.page.locator('#totp-secret').waitFor();
+        await checkPage(account.page, account.traffic, `new second factor ${lang} ${size}`);
         await context.close();
       }
     }
+  });
+
+  it("answers a page the member's role may not open with a 403 page of the dashboard, and no menu entry for it", async () => {
+    const viewer = await dashboardMember(server, { role: 'viewer' });
+    const context = await viewer.browserContext(browser);
+    const { page, traffic } = await opened(context, `${server.url}/dashboard/team`);
+    expect(await page.locator('main p').first().textContent()).toBe('บทบาทของคุณในร้านค้านี้ไม่มีสิทธิ์ทำรายการนี้');
+    expect(await page.getByRole('navigation').getByRole('link', { name: 'ทีม' }).count()).toBe(0);
+    await checkPage(page, { ...traffic, errors: traffic.errors.filter((error) => !error.includes('status of 403')) }, 'forbidden');
+    await context.close();
   });
 
   it('asks before removing a member, in a dialog of the page, and removes once confirmed', async () => {
