@@ -1,8 +1,8 @@
 import type { DailyTotal } from '../../ports/repositories.js';
 import { formatBaht } from './money-format.js';
 
-const WIDTH = 600;
-const HEIGHT = 200;
+const WIDTH = 480;
+const HEIGHT = 180;
 const LEFT = 8;
 const BOTTOM = 22;
 const TOP = 18;

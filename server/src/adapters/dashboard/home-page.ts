@@ -5,7 +5,7 @@ import { sendPage } from './layout.js';
 import { liveStream, type LiveStreamOptions } from './live-stream.js';
 import { memberOf, wordsOf } from './money-pages.js';
 import { renderMoney } from './money-templates.js';
-import { homeLiveView, homeView } from './money-views.js';
+import { homeView } from './money-views.js';
 import type { MerchantPaymentFeed } from './payment-feed.js';
 import { requireAbility } from './session.js';
 
@@ -17,7 +17,7 @@ export function homePage(s: Services, feed: MerchantPaymentFeed, options: LiveSt
     const t = wordsOf(req);
     const figures = await homeFigures(s, memberOf(req).merchant);
     res.set('Cache-Control', 'no-store');
-    if (req.query.fragment === 'live') return void res.type('html').send(renderMoney('homeLive', homeLiveView(t, figures)));
+    if (req.query.fragment === 'live') return void res.type('html').send(renderMoney('homeLive', homeView(t, figures)));
     sendPage(req, res, { title: t.home, active: 'home', body: renderMoney('home', homeView(t, figures)) });
   });
 

@@ -20,7 +20,7 @@ export const paymentRow = (t: MoneyWords, p: Payment) => ({
   reference: p.reference ?? '',
 });
 
-export const homeLiveView = (t: MoneyWords, figures: HomeFigures) => ({
+export const homeView = (t: MoneyWords, figures: HomeFigures) => ({
   t,
   available: formatBaht(figures.balance.available),
   pending: formatBaht(figures.balance.pending),
@@ -30,10 +30,6 @@ export const homeLiveView = (t: MoneyWords, figures: HomeFigures) => ({
   lastCount: fill(t.paymentsCount, { count: figures.lastDays.count }),
   caption: t.latest,
   rows: figures.latest.map((p) => paymentRow(t, p)),
-});
-
-export const homeView = (t: MoneyWords, figures: HomeFigures) => ({
-  ...homeLiveView(t, figures),
   chart: dailyChart(figures.days),
   days: figures.days.map((d) => ({ date: d.date, count: d.count, amount: formatBaht(d.amount) })),
 });
