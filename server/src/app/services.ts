@@ -1,4 +1,5 @@
 import type { Mode } from '../domain/merchant.js';
+import type { AccountSecrets } from '../ports/accounts.js';
 import type { ApiKeys } from '../ports/api-keys.js';
 import type { BankConnection, CustomerBank } from '../ports/bank.js';
 import type { CardProcessor } from '../ports/card-processor.js';
@@ -41,6 +42,8 @@ export interface Services {
   operator: TaxParty | null;
   /** Renders tax invoices as PDF when they are issued. */
   taxInvoicePdf: TaxInvoiceRenderer;
+  /** Passwords, second factors and the random secrets of the dashboard's accounts. */
+  accounts: AccountSecrets;
   /** Counters for /metrics (silent unless METRICS or METRICS_PORT is set). */
   metrics: OperationalMetrics;
 }

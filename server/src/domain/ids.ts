@@ -15,6 +15,8 @@ export const idPrefixes = {
   bankTransaction: 'btx',
   audit: 'aud',
   taxInvoice: 'tiv',
+  user: 'usr',
+  invitation: 'inv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

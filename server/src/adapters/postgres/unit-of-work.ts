@@ -20,6 +20,11 @@ import { refundPayoutRepository } from './repositories/refund-payouts.js';
 import { withdrawalRepository } from './repositories/withdrawals.js';
 import { reportRepository } from './repositories/reports.js';
 import { taxInvoiceRepository } from './repositories/tax-invoices.js';
+import { invitationRepository } from './repositories/invitations.js';
+import { membershipRepository } from './repositories/memberships.js';
+import { sessionRepository } from './repositories/dashboard-sessions.js';
+import { signInFailureRepository } from './repositories/sign-in-failures.js';
+import { userRepository } from './repositories/users.js';
 
 export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
   merchants: merchantRepository(db, insert),
@@ -42,6 +47,11 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   audit: auditLog(db, insert),
   reports: reportRepository(db),
   taxInvoices: taxInvoiceRepository(db),
+  users: userRepository(db),
+  memberships: membershipRepository(db),
+  invitations: invitationRepository(db),
+  sessions: sessionRepository(db),
+  signInFailures: signInFailureRepository(db),
 });
 
 /** QR creation's writes, held to be written in one statement. */
