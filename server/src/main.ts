@@ -34,6 +34,7 @@ import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
 import { issueDueTaxInvoices } from './app/tax-invoices.js';
+import { chromiumStatementPdf } from './adapters/documents/statement-pdf.js';
 import { chromiumTaxInvoicePdf } from './adapters/documents/tax-invoice-pdf.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
@@ -105,6 +106,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);
     const taxInvoicePdf = chromiumTaxInvoicePdf();
+    const statementPdf = chromiumStatementPdf();
     const services: Services = {
       uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
       clock,
@@ -126,6 +128,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       },
       operator: config.operator,
       taxInvoicePdf,
+      statementPdf,
       accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       metrics: metrics ?? silentMetrics,
     };
@@ -133,6 +136,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
     const close = async () => {
       await keyUsage.stop();
       await taxInvoicePdf.close();
+      await statementPdf.close();
       await db.close();
       await unlock?.();
     };

@@ -93,7 +93,9 @@ export async function revokeApiKey(s: Services, merchantId: string, which: strin
   const named = typeof which === 'string' ? `ending in '${which}'` : `'${which.keyId}'`;
   if (keys.length !== 1) {
     throw new ApiKeyAdminError(
-      keys.length === 0 ? `Merchant '${merchantId}' has no unrevoked key ${named}.` : `${keys.length} keys of '${merchantId}' end in '${String(which)}'; roll the keys instead.`,
+      keys.length === 0
+        ? `Merchant '${merchantId}' has no unrevoked key ${named}.`
+        : `${keys.length} keys of '${merchantId}' end in '${String(which)}'; roll the keys instead.`,
     );
   }
   const key = keys[0]!;

@@ -70,7 +70,12 @@ const actions: { name: string; audited: AuditAction; path: (m: Setup) => string;
   { name: 'enable a webhook', audited: 'webhook_updated', path: (m) => `/dashboard/developers/webhooks/${m.webhookId}/status`, form: { status: 'active' } },
   { name: 'send a test event', audited: 'webhook_test_sent', path: (m) => `/dashboard/developers/webhooks/${m.webhookId}/test`, form: {} },
   { name: 'reveal the secret', audited: 'webhook_secret_revealed', path: (m) => `/dashboard/developers/webhooks/${m.webhookId}/secret`, form: {} },
-  { name: 'rotate the secret', audited: 'webhook_secret_rotated', path: (m) => `/dashboard/developers/webhooks/${m.webhookId}/rotate`, form: { window: '24h' } },
+  {
+    name: 'rotate the secret',
+    audited: 'webhook_secret_rotated',
+    path: (m) => `/dashboard/developers/webhooks/${m.webhookId}/rotate`,
+    form: { window: '24h' },
+  },
   {
     name: 'retry a delivery',
     audited: 'delivery_retried',
@@ -152,7 +157,7 @@ describe('what the Developers actions do', () => {
     expect(await stateOf(developer.merchantId, setup.webhookId)).toEqual(before);
   });
 
-  it("rolls with the chosen overlap: the old unrestricted key stops then, restricted ones stay", async () => {
+  it('rolls with the chosen overlap: the old unrestricted key stops then, restricted ones stay', async () => {
     const s = server.running.runtime.services;
     const res = await developer.client.post('/dashboard/developers/keys/roll', { overlap: '3d' });
     expect(res.status).toBe(200);

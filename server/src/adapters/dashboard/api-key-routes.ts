@@ -44,7 +44,13 @@ export function apiKeyRoutes(s: Services): Router {
     const now = s.clock.now();
     const keys = (await listApiKeys(s, signedIn(req).merchant.id)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
     const statusOf = (key: ApiKeyRecord) =>
-      key.revokedAt ? t.developers.revoked : !isUsable(key, now) ? t.developers.expired : key.expiresAt ? fill(t.developers.expiring, { at: bangkokTime(key.expiresAt) }) : t.developers.active;
+      key.revokedAt
+        ? t.developers.revoked
+        : !isUsable(key, now)
+          ? t.developers.expired
+          : key.expiresAt
+            ? fill(t.developers.expiring, { at: bangkokTime(key.expiresAt) })
+            : t.developers.active;
     const body = renderTemplate(req, 'api-keys', {
       tabs: developerTabs(req, 'keys'),
       notice: extra.notice ?? null,

@@ -28,7 +28,9 @@ export function eventRoutes(s: Services): Router {
       types: eventKinds.map((kind) => ({ kind, selected: kind === type })),
       events: page.items.map((event) => ({ id: event.id, type: event.event, json: JSON.stringify(event, null, 2) })),
       position:
-        page.total > 0 ? fill(t.developers.pageOf, { from: Math.min(offset + 1, page.total), to: Math.min(offset + PAGE_SIZE, page.total), total: page.total }) : null,
+        page.total > 0
+          ? fill(t.developers.pageOf, { from: Math.min(offset + 1, page.total), to: Math.min(offset + PAGE_SIZE, page.total), total: page.total })
+          : null,
       newer: offset > 0 ? pageLink(Math.max(0, offset - PAGE_SIZE)) : null,
       older: offset + PAGE_SIZE < page.total ? pageLink(offset + PAGE_SIZE) : null,
     });

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { statementFor, settlementFile } from '../../app/reports.js';
+import { statementFor, statementPdf, settlementFile } from '../../app/reports.js';
 import type { Services } from '../../app/services.js';
 import { listTaxInvoices, taxInvoicePdf } from '../../app/tax-invoices.js';
 import { bangkokDateOf } from '../../domain/bangkok-day.js';
@@ -20,7 +20,8 @@ function download(res: Response, type: string, name: string, content: string | U
 }
 
 /** The month asked for (`?month=YYYY-MM`), else the month under way in Bangkok. */
-const monthAsked = (req: Request, now: Date): string => (typeof req.query.month === 'string' && isMonth(req.query.month) ? req.query.month : bangkokMonthOf(now));
+const monthAsked = (req: Request, now: Date): string =>
+  typeof req.query.month === 'string' && isMonth(req.query.month) ? req.query.month : bangkokMonthOf(now);
 
 /**
  * Reports, for owners, admins and viewers (`reports:read`): a month's statement on the page with its CSV, its tax
@@ -48,6 +49,7 @@ export function reportRoutes(s: Services): Router {
         total: line.line === 'opening_balance' || line.line === 'closing_balance',
       })),
       csvHref: `${DASHBOARD_BASE}/reports/statements/${month}.csv`,
+      pdfHref: `${DASHBOARD_BASE}/reports/statements/${month}.pdf`,
       invoices: invoices.items.map((invoice) => ({
         id: invoice.id,
         serial: invoice.serial,
@@ -66,6 +68,12 @@ export function reportRoutes(s: Services): Router {
     const month = String(req.params.month);
     if (!isMonth(month)) return sendRefusal(req, res, 404, 'notFound');
     download(res, 'text/csv', `statement-${month}.csv`, statementCsv(await statementFor(s, signedIn(req).merchant, month)));
+  });
+
+  router.get('/reports/statements/:month.pdf', async (req, res) => {
+    const month = String(req.params.month);
+    if (!isMonth(month)) return sendRefusal(req, res, 404, 'notFound');
+    download(res, 'application/pdf', `statement-${month}.pdf`, await statementPdf(s, signedIn(req).merchant, month));
   });
 
   router.get('/reports/settlements', async (req, res) => {

@@ -125,7 +125,10 @@ export function webhookRoutes(s: Services): Router {
         const problem = problemOf(req, error);
         const webhook = await retrieveWebhook(s, signedIn(req).merchant, webhookId).catch(() => null);
         if (!webhook) return sendRefusal(req, res, 404, 'notFound');
-        await webhookPage(req, res, webhook, { error: problem, form: req.path.endsWith('/edit') ? { url: field(req, 'url'), events: pickedKinds(req) } : undefined });
+        await webhookPage(req, res, webhook, {
+          error: problem,
+          form: req.path.endsWith('/edit') ? { url: field(req, 'url'), events: pickedKinds(req) } : undefined,
+        });
       }
     };
 
@@ -189,7 +192,9 @@ export function webhookRoutes(s: Services): Router {
     onWebhook(async (req, res, id) => {
       const context = signedIn(req);
       const secret = await webhookSecret(s, context.merchant, id, context.audit);
-      await webhookPage(req, res, await retrieveWebhook(s, context.merchant, id), { secret: { intro: commonView(req).t.developers.secretShown, value: secret } });
+      await webhookPage(req, res, await retrieveWebhook(s, context.merchant, id), {
+        secret: { intro: commonView(req).t.developers.secretShown, value: secret },
+      });
     }),
   );
 

@@ -13,7 +13,7 @@ const template = readFileSync(new URL('./templates/tax-invoice.html', import.met
 Mustache.parse(template);
 
 /** Noto Sans Thai from the npm package the checkout page serves, embedded in the page as data: the PDF carries the glyphs it uses. */
-function fontFaces(): string {
+export function fontFaces(): string {
   const files = join(dirname(require.resolve('@fontsource/noto-sans-thai/package.json')), 'files');
   const ranges = JSON.parse(readFileSync(join(files, '..', 'unicode.json'), 'utf8')) as Record<string, string>;
   return ['thai', 'latin', 'latin-ext']
@@ -47,7 +47,7 @@ export function taxInvoiceHtml(invoice: TaxInvoice, faces = fontFaces()): string
 }
 
 /** The headless Chromium from @sparticuz/chromium; it unpacks its binary into a directory of its version under the temp directory. */
-async function launch(): Promise<Browser> {
+export async function launch(): Promise<Browser> {
   const version = (JSON.parse(readFileSync(require.resolve('@sparticuz/chromium').replace(/\/build\/.*$/, '/package.json'), 'utf8')) as { version: string })
     .version;
   const unpackInto = join(tmpdir(), `payment-qr-chromium-${version}`);
