@@ -13,6 +13,7 @@ const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 S
 
 let server: TestServer;
 let api: ApiClient;
+let apiKey: string;
 let merchantId: string;
 let month: string;
 let owner: DashboardMember;
@@ -32,14 +33,15 @@ async function bytes(
   };
 }
 const cookieOf = (member: DashboardMember) => ({ cookie: [...member.client.jar].map(([name, value]) => `${name}=${value}`).join('; ') });
-const fromApi = (path: string) => bytes(`${server.url}/Thai/v1${path}`, { authorization: `Bearer ${api.apiKey ?? ''}` });
+const fromApi = (path: string) => bytes(`${server.url}/Thai/v1${path}`, { authorization: `Bearer ${apiKey}` });
 
 beforeAll(async () => {
   server = await startTestServer({ env: OPERATOR, backgroundJobs: false });
   const s = server.running.runtime.services;
   const merchant = await server.merchant({ feeBps: 250, name: 'ร้านบัญชีดี' });
   merchantId = merchant.id;
-  api = Object.assign(apiClient(`${server.url}/Thai/v1`, { apiKey: merchant.apiKey }), { apiKey: merchant.apiKey });
+  apiKey = merchant.apiKey;
+  api = apiClient(`${server.url}/Thai/v1`, { apiKey });
   for (const amount of [40_000, 12_345]) {
     const qr = await api.post('/qr-codes', { amount, currency: 'THB', reference: `=SUM(A${amount})` });
     expect((await api.post(`/test/payments/${qr.body.payment_id}/succeed`)).status).toBe(200);
