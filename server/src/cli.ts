@@ -7,8 +7,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { displayNameProblem } from './domain/display-name.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
-import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './cli-reports.js';
 import { isUsersCommand, runUsersCommand, USERS_USAGE } from './cli-users.js';
+import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './cli-reports.js';
 import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
 
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]

@@ -6,6 +6,7 @@ import { reconcileBankPayments } from './app/bank-payments.js';
 import { purgeExpiredWebhookData } from './app/events.js';
 import { batchedKeyUsage } from './app/api-keys.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
+import { purgeEndedSessions } from './app/dashboard-sessions.js';
 import { inviteAsOperator } from './app/invitations.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
@@ -126,10 +127,10 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
       },
+      accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       operator: config.operator,
       taxInvoicePdf,
       statementPdf,
-      accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       metrics: metrics ?? silentMetrics,
     };
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
@@ -201,7 +202,10 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
     onError: (error) => runtime.logger.warn({ err: error }, 'webhook dispatch failed; retrying'),
   });
   const stopSweeps = repeat(
-    () => expireOverduePayments(runtime.services).then(() => purgeExpiredWebhookData(runtime.services)),
+    () =>
+      expireOverduePayments(runtime.services)
+        .then(() => purgeExpiredWebhookData(runtime.services))
+        .then(() => purgeEndedSessions(runtime.services)),
     runtime.config.expirySweepIntervalMs,
     (error) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'),
   );

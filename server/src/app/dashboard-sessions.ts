@@ -1,5 +1,6 @@
 import { AccountError } from '../domain/account-errors.js';
-import { needsTouch, sessionState, type DashboardSession } from '../domain/dashboard-session.js';
+import { needsTouch, SECOND_FACTOR_WAIT_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionState, type DashboardSession } from '../domain/dashboard-session.js';
+import { FAILURES_LOOKBACK_MS } from '../domain/sign-in-limits.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Membership } from '../domain/team.js';
 import type { User } from '../domain/user.js';
@@ -110,4 +111,16 @@ export async function signOutElsewhere(s: Services, signedIn: SignedIn, client: 
     await auditUserEvent(tx, s, userContext(signedIn.user, client), signedIn.user.id, 'sign_out', { sessions: 'others', ended });
     return ended;
   });
+}
+
+/** The sweeper's share: ended sessions nobody came back to, and failed sign-ins too old to count for any limit. */
+export async function purgeEndedSessions(s: Services): Promise<{ sessions: number; failures: number }> {
+  const now = s.clock.now().getTime();
+  const sessions = await s.uow.repos.sessions.deleteEnded({
+    idleBefore: new Date(now - SESSION_IDLE_MS),
+    signedInBefore: new Date(now - SESSION_ABSOLUTE_MS),
+    halfOpenBefore: new Date(now - SECOND_FACTOR_WAIT_MS),
+  });
+  const failures = await s.uow.repos.signInFailures.purgeOlderThan(new Date(now - FAILURES_LOOKBACK_MS));
+  return { sessions, failures };
 }

@@ -38,14 +38,14 @@ export interface Services {
     retryScheduleMs: readonly number[];
     timeoutMs: number;
   };
+  /** Passwords, second factors and the random secrets of the dashboard's accounts. */
+  accounts: AccountSecrets;
   /** The operator as the seller on tax invoices (OPERATOR_NAME, ...); null: none can be issued. */
   operator: TaxParty | null;
   /** Renders tax invoices as PDF when they are issued. */
   taxInvoicePdf: TaxInvoiceRenderer;
   /** Renders monthly statements as PDF for the dashboard's download. */
   statementPdf: StatementRenderer;
-  /** Passwords, second factors and the random secrets of the dashboard's accounts. */
-  accounts: AccountSecrets;
   /** Counters for /metrics (silent unless METRICS or METRICS_PORT is set). */
   metrics: OperationalMetrics;
 }

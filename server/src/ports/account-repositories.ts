@@ -63,6 +63,8 @@ export interface SessionRepository {
   delete(idHash: string): Promise<void>;
   /** Ends the user's sessions but the one kept (null: all); returns how many ended. */
   deleteOfUser(userId: string, keepIdHash: string | null): Promise<number>;
+  /** Deletes sessions idle since `idleBefore`, signed in before `signedInBefore`, or half open since `halfOpenBefore`. */
+  deleteEnded(cutoffs: { idleBefore: Date; signedInBefore: Date; halfOpenBefore: Date }): Promise<number>;
   /** The user's sessions, newest first (expired ones included: the caller judges with its clock). */
   listOfUser(userId: string): Promise<DashboardSession[]>;
 }

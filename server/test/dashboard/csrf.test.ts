@@ -17,8 +17,8 @@ afterAll(async () => {
 const openInvitations = async () => (await server.running.runtime.services.uow.repos.invitations.listOpen(owner.merchantId, new Date())).length;
 const invite = { email: 'csrf.target@example.com', role: 'viewer' };
 
-describe('every dashboard POST needs the session\'s CSRF token and the service\'s Origin', () => {
-  it('answers 403 and changes nothing without the token, with another session\'s, with the pre-session one, or from another origin', async () => {
+describe("every dashboard POST needs the session's CSRF token and the service's Origin", () => {
+  it("answers 403 and changes nothing without the token, with another session's, with the pre-session one, or from another origin", async () => {
     const before = await openInvitations();
     const refused = [
       await owner.client.post('/dashboard/team/invitations', invite, { csrf: null }),

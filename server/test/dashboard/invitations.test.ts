@@ -79,7 +79,12 @@ describe('accepting an invitation', () => {
     expect(stored!.credentials.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(JSON.stringify(stored)).not.toContain('a long enough passphrase');
     const entries = (await services().uow.repos.audit.list(merchantId, {}, { limit: 10, offset: 0 })).items.map((entry) => [entry.action, entry.subjectId]);
-    expect(entries).toEqual(expect.arrayContaining([['invitation_created', invitation.id], ['invitation_accepted', invitation.id]]));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        ['invitation_created', invitation.id],
+        ['invitation_accepted', invitation.id],
+      ]),
+    );
     // And the user signs in with what they chose.
     const signedIn = await signIn(server.url, { email, password: 'a long enough passphrase', code: codes[0]! });
     expect(signedIn.response.status).toBe(303);
@@ -137,7 +142,9 @@ describe('the Account page', () => {
     const changed = await member.client.post('/dashboard/account/second-factor', { secret, password: member.password, code: totpCode(secret, clock.now()) });
     expect(changed.status).toBe(200);
     clock.advance(30_000);
-    expect((await signIn(server.url, { email: member.email, password: member.password, code: totpCode(member.totpSecret, clock.now()) })).response.status).toBe(401);
+    expect((await signIn(server.url, { email: member.email, password: member.password, code: totpCode(member.totpSecret, clock.now()) })).response.status).toBe(
+      401,
+    );
     expect((await signIn(server.url, { email: member.email, password: member.password, code: totpCode(secret, clock.now()) })).response.status).toBe(303);
     const actions = (await services().uow.repos.audit.list(member.merchantId, {}, { limit: 20, offset: 0 })).items.map((entry) => entry.action);
     expect(actions).toContain('second_factor_changed');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeEndedSessions } from '../../src/app/dashboard-sessions.js';
 import { dashboardClient, dashboardMember, signIn, totpCode, type DashboardMember } from '../support/dashboard.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -42,7 +43,7 @@ describe('dashboard sessions', () => {
     expect((await member.client.get('/dashboard')).status).toBe(303);
   });
 
-  it('a password change ends the user\'s other sessions, keeps this one, and the new password is the one that works', async () => {
+  it("a password change ends the user's other sessions, keeps this one, and the new password is the one that works", async () => {
     const member = await dashboardMember(server, { role: 'support' });
     const other = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) });
     expect((await other.client.get('/dashboard')).status).toBe(200);
@@ -51,11 +52,17 @@ describe('dashboard sessions', () => {
     const tooShort = await member.client.post('/dashboard/account/password', { current_password: member.password, new_password: 'short' });
     expect(tooShort.status).toBe(422);
     expect(tooShort.text).toContain('รหัสผ่านต้องมีอย่างน้อย 12 ตัวอักษร');
-    const wrongCurrent = await member.client.post('/dashboard/account/password', { current_password: 'not my password', new_password: 'a brand new passphrase' });
+    const wrongCurrent = await member.client.post('/dashboard/account/password', {
+      current_password: 'not my password',
+      new_password: 'a brand new passphrase',
+    });
     expect(wrongCurrent.status).toBe(422);
     expect((await other.client.get('/dashboard')).status).toBe(200); // refused changes end nothing
 
-    const changed = await member.client.post('/dashboard/account/password?lang=en', { current_password: member.password, new_password: 'a brand new passphrase' });
+    const changed = await member.client.post('/dashboard/account/password?lang=en', {
+      current_password: member.password,
+      new_password: 'a brand new passphrase',
+    });
     expect(changed.status, changed.text.slice(changed.text.indexOf('<main'), changed.text.indexOf('<main') + 600)).toBe(200);
     expect(changed.text).toContain('Password changed; 1 other sessions were signed out.');
     expect((await other.client.get('/dashboard')).status).toBe(303);
@@ -81,6 +88,22 @@ describe('dashboard sessions', () => {
     expect(ended.text).toContain('1 other sessions signed out.'); // English: asked for above, remembered
     expect((await other.client.get('/dashboard')).status).toBe(303);
     expect((await member.client.get('/dashboard')).status).toBe(200);
+  });
+
+  it('that ended are deleted by the sweeper, with failed sign-ins too old to count', async () => {
+    const s = server.running.runtime.services;
+    const idle = await dashboardMember(server, { role: 'viewer' });
+    const idleHash = s.accounts.tokens.hash(idle.sessionId);
+    await signIn(server.url, { email: idle.email, password: 'wrong password here', code: '' });
+    clock.advance(20 * MINUTE);
+    const active = await dashboardMember(server, { role: 'viewer' });
+    clock.advance(15 * MINUTE); // idle's session: 35 minutes without a request; active's: 15
+    const purged = await purgeEndedSessions(s);
+    expect(purged.sessions).toBeGreaterThanOrEqual(1);
+    expect(purged.failures).toBeGreaterThanOrEqual(1);
+    expect(await s.uow.repos.sessions.findByIdHash(idleHash)).toBeNull();
+    expect(await s.uow.repos.sessions.findByIdHash(s.accounts.tokens.hash(active.sessionId))).not.toBeNull();
+    expect(await s.uow.repos.signInFailures.ofEmail(idle.email, new Date(0))).toEqual([]);
   });
 
   it('are __Host- cookies, Secure, when PUBLIC_BASE_URL is https, and forms must come from that origin', async () => {

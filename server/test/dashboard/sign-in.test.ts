@@ -12,7 +12,6 @@ afterAll(async () => {
 });
 
 const MINUTE = 60_000;
-const FAILED = 'Sign-in failed: check the e-mail, password and code, or wait 15 minutes and try again.';
 /** A code the member's app shows now, for a time step after the one used last (each step's code works once). */
 const nextCode = (member: DashboardMember) => {
   clock.advance(30_000);

@@ -16,13 +16,18 @@ const team = async (merchantId: string) =>
   Object.fromEntries((await repos().memberships.listOfMerchant(merchantId)).map((member) => [member.email, member.role] as [string, Role]));
 const invitations = async (merchantId: string) => (await repos().invitations.listOpen(merchantId, new Date())).map((invitation) => invitation.email);
 const audit = async (merchantId: string) =>
-  (await repos().audit.list(merchantId, {}, { limit: 100, offset: 0 })).items.map((entry) => ({ action: entry.action, subject: entry.subjectId, details: entry.details }));
+  (await repos().audit.list(merchantId, {}, { limit: 100, offset: 0 })).items.map((entry) => ({
+    action: entry.action,
+    subject: entry.subjectId,
+    details: entry.details,
+  }));
 
 /** A merchant with one member of each role, and a member to act on. */
 async function merchantWithEveryRole() {
   const owner = await dashboardMember(server, { role: 'owner' });
   const members: Record<Role, DashboardMember> = { owner } as Record<Role, DashboardMember>;
-  for (const role of ['admin', 'developer', 'support', 'viewer'] as const) members[role] = await dashboardMember(server, { role, merchantId: owner.merchantId });
+  for (const role of ['admin', 'developer', 'support', 'viewer'] as const)
+    members[role] = await dashboardMember(server, { role, merchantId: owner.merchantId });
   return { merchantId: owner.merchantId, members };
 }
 

@@ -155,7 +155,10 @@ function memberOf(server: TestServer, member: Omit<DashboardMember, 'client' | '
  * Signs in through the login pages as a browser does: the form, the e-mail and password, then the code. Returns the
  * client (holding the session cookie when it worked) and the answer to the last step that was sent.
  */
-export async function signIn(baseUrl: string, credentials: { email: string; password: string; code: string | (() => string) }): Promise<{ client: DashboardClient; response: DashboardResponse }> {
+export async function signIn(
+  baseUrl: string,
+  credentials: { email: string; password: string; code: string | (() => string) },
+): Promise<{ client: DashboardClient; response: DashboardResponse }> {
   const client = dashboardClient(baseUrl);
   await client.get('/dashboard/login');
   const first = await client.post('/dashboard/login', { email: credentials.email, password: credentials.password });

@@ -56,7 +56,8 @@ const strictHeaders = helmet({
       frameAncestors: ["'none'"],
     },
   },
-  referrerPolicy: { policy: 'no-referrer' }, // invitation tokens are in URLs
+  // Invitation tokens are in URLs: no other site is told them. (With no-referrer, browsers would send `Origin: null` on our own forms.)
+  referrerPolicy: { policy: 'same-origin' },
   strictTransportSecurity: false, // the operator's TLS front decides
 });
 

@@ -58,6 +58,15 @@ export const sessionRepository = (db: Db): SessionRepository => ({
     if (keepIdHash !== null) void query.whereNot({ id_hash: keepIdHash });
     return rowsAffected(await query.delete());
   },
+  async deleteEnded({ idleBefore, signedInBefore, halfOpenBefore }) {
+    const ended = db('dashboard_sessions')
+      .where('last_seen_at', '<=', idleBefore)
+      .orWhere('verified_at', '<=', signedInBefore)
+      .orWhere((q) => {
+        void q.whereNull('verified_at').where('created_at', '<=', halfOpenBefore);
+      });
+    return rowsAffected(await ended.delete());
+  },
   async listOfUser(userId) {
     const rows = await db<SessionRow>('dashboard_sessions')
       .where({ user_id: userId })
