@@ -160,5 +160,7 @@ describe('the Account page', () => {
     expect((await signIn(server.url, { email: member.email, password: member.password, code: member.recoveryCodes[0]! })).response.status).toBe(401);
     expect((await signIn(server.url, { email: member.email, password: member.password, code: codes[0]! })).response.status).toBe(303);
     expect((await member.client.post('/dashboard/account/recovery-codes', { password: 'wrong' })).status).toBe(422);
+    const actions = (await services().uow.repos.audit.list(member.merchantId, {}, { limit: 20, offset: 0 })).items.map((entry) => entry.action);
+    expect(actions.filter((action) => action === 'recovery_codes_regenerated')).toHaveLength(1); // the refused attempt is not one
   });
 });
