@@ -158,6 +158,14 @@ describe('what the Developers actions do', () => {
     expect(await stateOf(developer.merchantId, setup.webhookId)).toEqual(before);
   });
 
+  it('refuses a Developers form without the session token or from another origin: 403, nothing changed', async () => {
+    const before = await stateOf(developer.merchantId, setup.webhookId);
+    expect((await developer.client.post('/dashboard/developers/keys', { kind: 'unrestricted' }, { csrf: null })).status).toBe(403);
+    expect((await developer.client.post(`/dashboard/developers/webhooks/${setup.webhookId}/secret`, {}, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await developer.client.post(`/dashboard/developers/webhooks/${setup.webhookId}/delete`, {}, { csrf: 'forged' })).status).toBe(403);
+    expect(await stateOf(developer.merchantId, setup.webhookId)).toEqual(before);
+  });
+
   it('rolls with the chosen overlap: the old unrestricted key stops then, restricted ones stay', async () => {
     const s = server.running.runtime.services;
     const res = await developer.client.post('/dashboard/developers/keys/roll', { overlap: '3d' });
