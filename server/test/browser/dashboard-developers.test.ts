@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 
-// One browser, one server (its webhook dispatcher on, loopback receivers allowed) and one receiver for the file.
+// One browser, one server (its webhook dispatcher on, loopback receivers allowed, a time-out no busy machine reaches) and one receiver.
 let server: TestServer;
 let browser: Browser;
 let receiver: Receiver;
@@ -22,7 +22,7 @@ let api: ApiClient;
 beforeAll(async () => {
   [server, receiver, browser] = await Promise.all([
     startTestServer({
-      env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms', WEBHOOK_TIMEOUT_MS: '500', ...OPERATOR },
+      env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms', WEBHOOK_TIMEOUT_MS: '5000', ...OPERATOR },
     }),
     startReceiver(),
     launchBrowser(),
