@@ -15,6 +15,9 @@ const SANDBOX_PAYOUT_WAIT_MS = 30_000;
 type Body = Record<string, unknown>;
 const bodyOf = (exchange: Exchange): Body => (exchange.json ?? {}) as Body;
 
+/** Today in Asia/Bangkok (UTC+07:00, no daylight saving), YYYY-MM-DD: the day reports name. */
+export const bangkokToday = (now = new Date()): string => new Date(now.getTime() + 7 * 3_600_000).toISOString().slice(0, 10);
+
 /** A record the check needs could not be made: the service broke before the check began, and that is a failure too. */
 function made(what: string, exchange: Exchange): Body {
   if (exchange.status !== 200) fail(`setting up (${what}): expected HTTP 200, got HTTP ${exchange.status}`, exchange);
@@ -43,8 +46,13 @@ export function records(merchant: Merchant) {
     const page = made('the deliveries', await api('GET', `/Thai/v1/webhooks/${webhookId}/deliveries?limit=1`));
     return String((page.deliveries as Body[])[0]?.delivery_id ?? '');
   };
+  const newestTaxInvoiceId = async () => {
+    const page = made('the tax invoices', await api('GET', '/Thai/v1/reports/tax-invoices?limit=1'));
+    return String((page.tax_invoices as Body[])[0]?.tax_invoice_id ?? '');
+  };
   return {
     pendingPayment,
+    newestTaxInvoiceId,
     succeededPayment: (amount: number) => settled(amount, 'succeed'),
     failedPayment: (amount: number) => settled(amount, 'fail'),
     expiredPayment: (amount: number) => settled(amount, 'expire'),

@@ -4,13 +4,17 @@ import { Events } from './resources/events.js';
 import { Payments } from './resources/payments.js';
 import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
+import { Reports } from './resources/reports.js';
 import { TestHelpers } from './resources/test-helpers.js';
 import { Transactions } from './resources/transactions.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
 export interface PaymentQrClientOptions {
-  /** Your secret key, `sk_test_...` (sandbox) or `sk_live_...`. Keep it on your server. */
+  /**
+   * Your secret key, `sk_test_...` (sandbox) or `sk_live_...`, or a restricted key `rk_test_...` / `rk_live_...` that
+   * may call only the operations its permissions allow (others reject with PermissionError). Keep it on your server.
+   */
   apiKey: string;
   /**
    * Where the service runs, with the path prefix of a gateway or mock if there is one
@@ -30,7 +34,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 const API_PATH = '/Thai/v1';
 const OPTION_NAMES: ReadonlySet<string> = new Set<keyof PaymentQrClientOptions>(['apiKey', 'baseUrl', 'timeout', 'maxRetries', 'fetch']);
-const API_KEY = /^sk_(test|live)_[A-Za-z0-9_-]+$/;
+const API_KEY = /^[sr]k_(test|live)_[A-Za-z0-9_-]+$/;
 
 interface ResolvedOptions {
   apiKey: string;
@@ -48,9 +52,10 @@ function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
   }
   const { apiKey, baseUrl, timeout = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
   if (typeof apiKey !== 'string' || apiKey === '')
-    throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_....');
+    throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_... (or a restricted rk_ key).');
   // The key itself is never put in a message: messages end up in logs.
-  if (!API_KEY.test(apiKey)) throw new TypeError('PaymentQrClient option apiKey must look like sk_test_... or sk_live_....');
+  if (!API_KEY.test(apiKey))
+    throw new TypeError('PaymentQrClient option apiKey must look like sk_test_... or sk_live_... (or rk_test_... / rk_live_... for a restricted key).');
   // Undefined is what an unset environment variable gives: say what to set, not that undefined is no URL.
   if (baseUrl === undefined || baseUrl === '') {
     throw new TypeError(
@@ -104,6 +109,8 @@ export class PaymentQrClient {
   readonly webhooks: Webhooks;
   readonly balance: Balance;
   readonly withdrawals: Withdrawals;
+  /** Monthly statements, daily settlement files and tax invoices for the fees. */
+  readonly reports: Reports;
   /** Every event of the last 30 days, as its webhook payload. */
   readonly events: Events;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
@@ -125,6 +132,7 @@ export class PaymentQrClient {
     this.webhooks = new Webhooks(sender);
     this.balance = new Balance(sender);
     this.withdrawals = new Withdrawals(sender);
+    this.reports = new Reports(sender);
     this.events = new Events(sender);
     this.testHelpers = new TestHelpers(sender);
   }

@@ -43,7 +43,11 @@ export interface ApiCall {
   query?: QueryParams | undefined;
   body?: unknown;
   options?: RequestOptions | undefined;
+  /** What a success answers: JSON (default), text (a CSV file, without its byte-order mark) or bytes (a PDF). */
+  accept?: 'json' | 'text' | 'bytes';
 }
+
+const MEDIA_TYPES = { json: 'application/json', text: 'text/csv', bytes: 'application/pdf' } as const;
 
 type AttemptResult = { ok: true; body: unknown } | { ok: false; error: PaymentQrError; outcome: AttemptOutcome };
 
@@ -134,8 +138,10 @@ export class RequestSender {
 
   private async attempt(call: ApiCall, idempotencyKey: string | undefined): Promise<AttemptResult> {
     const { signal, timeout = this.config.timeout } = call.options ?? {};
+    const accept = call.accept ?? 'json';
     let response: Response;
     let text: string;
+    let bytes: Uint8Array | null = null;
     try {
       // Keys are set only when there is a value: ky reads an explicit `headers: undefined` as "no headers"
       // and would drop the instance's Authorization.
@@ -144,8 +150,10 @@ export class RequestSender {
       if (call.body !== undefined) request.json = call.body;
       if (signal) request.signal = signal;
       if (idempotencyKey !== undefined) request.headers = { 'Idempotency-Key': idempotencyKey };
+      if (accept !== 'json') request.headers = { ...request.headers, Accept: `${MEDIA_TYPES[accept]}, application/json` };
       response = await this.ky(call.path, request);
-      text = await response.text();
+      if (response.ok && accept === 'bytes') bytes = new Uint8Array(await response.arrayBuffer());
+      text = bytes ? '' : await response.text();
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error; // the caller gave up: nothing to retry
       const timedOut = error instanceof TimeoutError;
@@ -162,6 +170,8 @@ export class RequestSender {
     const raw = parseBody(text);
     const requestId = response.headers.get('request-id');
     if (response.ok) {
+      if (bytes) return { ok: true, body: bytes };
+      if (accept === 'text') return { ok: true, body: text };
       if (typeof raw === 'object' && raw !== null) return { ok: true, body: raw };
       const error = new ApiError({
         message: `Expected a JSON body in the HTTP ${response.status} answer.`,

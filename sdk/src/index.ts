@@ -11,10 +11,12 @@ export type { Events } from './resources/events.js';
 export type { TestHelpers } from './resources/test-helpers.js';
 export type { Balance as BalanceResource } from './resources/balance.js';
 export type { Withdrawals } from './resources/withdrawals.js';
+export type { Reports, Statements, Settlements, TaxInvoices } from './resources/reports.js';
 export { verifyWebhook, type WebhookHeaders } from './webhook-signature.js';
 export {
   PaymentQrError,
   AuthenticationError,
+  PermissionError,
   ValidationError,
   NotFoundError,
   PaymentDeclinedError,

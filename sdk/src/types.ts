@@ -35,6 +35,9 @@ export type BalanceTransactionType = Schemas['BalanceTransactionType'];
 export type Withdrawal = Schemas['Withdrawal'];
 export type WithdrawalStatus = Schemas['WithdrawalStatus'];
 export type WithdrawalDestination = Schemas['WithdrawalDestination'];
+export type MonthlyStatement = Schemas['MonthlyStatement'];
+export type TaxInvoice = Schemas['TaxInvoice'];
+export type TaxParty = Schemas['TaxParty'];
 
 // Webhook events, discriminated by `event`.
 export type PaymentEvent = Schemas['PaymentEvent'];
@@ -73,6 +76,7 @@ export type WebhookDeliveryListParams = QueryOf<'listWebhookDeliveries'>;
 /** The ledger as JSON: `format` is the API's CSV switch, which the SDK does not use. */
 export type BalanceTransactionListParams = Omit<QueryOf<'listBalanceTransactions'>, 'format'>;
 export type WithdrawalListParams = QueryOf<'listWithdrawals'>;
+export type TaxInvoiceListParams = QueryOf<'listTaxInvoices'>;
 export type EventListParams = QueryOf<'listEvents'>;
 /** `limit` (1 to 100) and `offset` (0 or more), common to every list. */
 export type PageParams = { limit?: number; offset?: number };

@@ -1,4 +1,5 @@
 import { databaseHosts, DatabaseUrlError } from './adapters/postgres/hosts.js';
+import { HEAD_OFFICE, isValidBranch, isValidTaxId, type TaxParty } from './domain/tax-invoice.js';
 
 /** Every setting, read from the environment once, typed, and refused with a clear message when wrong. */
 export interface Config {
@@ -31,6 +32,8 @@ export interface Config {
   metrics: { onApiPort: boolean; port: number | null };
   /** WEB_CONCURRENCY: how many server processes `npm start` runs on the one port (node:cluster); 1: this process serves. */
   webConcurrency: number;
+  /** The operator as the seller on tax invoices (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_TAX_ID, OPERATOR_BRANCH); null: none set, none issued. */
+  operator: TaxParty | null;
 }
 
 /** BANK=sandbox (default): live keys cannot take QR payments. BANK=scb: the SCB connection, all of it required. */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestBodyTimeoutMs: integer(env, 'REQUEST_BODY_TIMEOUT_MS', 10_000, 1, 600_000),
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
     webConcurrency: webConcurrency(env),
+    operator: operatorOf(env),
   };
 }
 
@@ -150,4 +154,19 @@ function webConcurrency(env: NodeJS.ProcessEnv): number {
     throw new ConfigError(`WEB_CONCURRENCY=${processes} needs DATABASE_URL (PostgreSQL): the embedded database serves one process.`);
   }
   return processes;
+}
+
+/** The seller on tax invoices: all of name, address and tax id, or none (then no tax invoice is issued). */
+function operatorOf(env: NodeJS.ProcessEnv): TaxParty | null {
+  const name = env.OPERATOR_NAME?.trim() ?? '';
+  const address = env.OPERATOR_ADDRESS?.trim() ?? '';
+  const taxId = env.OPERATOR_TAX_ID?.trim() ?? '';
+  const branch = env.OPERATOR_BRANCH?.trim() || HEAD_OFFICE;
+  if (!name && !address && !taxId) return null;
+  const missing = Object.entries({ OPERATOR_NAME: name, OPERATOR_ADDRESS: address, OPERATOR_TAX_ID: taxId }).filter(([, value]) => !value);
+  if (missing.length > 0)
+    throw new ConfigError(`${missing.map(([key]) => key).join(' and ')} must be set too: tax invoices name the operator's name, address and tax id.`);
+  if (!isValidTaxId(taxId)) throw new ConfigError(`OPERATOR_TAX_ID: '${taxId}' must be a Thai tax id: 13 digits, the last a valid check digit.`);
+  if (!isValidBranch(branch)) throw new ConfigError(`OPERATOR_BRANCH: '${branch}' must be 5 digits (00000: head office).`);
+  return { name, address, taxId, branch };
 }

@@ -6,10 +6,14 @@ import { reconcileBankPayments } from './app/bank-payments.js';
 import { purgeExpiredWebhookData } from './app/events.js';
 import { batchedKeyUsage } from './app/api-keys.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
+import { purgeEndedSessions } from './app/dashboard-sessions.js';
+import { inviteAsOperator } from './app/invitations.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
 import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
 import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
+import { DASHBOARD_BASE, dashboardRoutes } from './adapters/dashboard/dashboard-routes.js';
+import { invitationUrl } from './adapters/dashboard/urls.js';
 import { createApp } from './adapters/http/app.js';
 import { NOSNIFF } from './adapters/http/response-headers.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
@@ -30,11 +34,16 @@ import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.
 import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
+import { issueDueTaxInvoices } from './app/tax-invoices.js';
+import { chromiumTaxInvoicePdf } from './adapters/documents/tax-invoice-pdf.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
+import { scryptPasswords } from './adapters/system/scrypt-passwords.js';
+import { randomSecretTokens } from './adapters/system/secret-tokens.js';
+import { otpauthSecondFactor } from './adapters/system/totp.js';
 import { repeat } from './adapters/system/repeat.js';
 import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
 import { embeddedDeliveryWakeups } from './adapters/webhooks/embedded-wakeups.js';
@@ -96,6 +105,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         : null;
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);
+    const taxInvoicePdf = chromiumTaxInvoicePdf();
     const services: Services = {
       uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
       clock,
@@ -115,11 +125,15 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
       },
+      accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
+      operator: config.operator,
+      taxInvoicePdf,
       metrics: metrics ?? silentMetrics,
     };
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
     const close = async () => {
       await keyUsage.stop();
+      await taxInvoicePdf.close();
       await db.close();
       await unlock?.();
     };
@@ -152,7 +166,13 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
-    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+    pages: [
+      { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+      {
+        basePath: DASHBOARD_BASE,
+        router: dashboardRoutes({ services: runtime.services, publicBaseUrl: runtime.config.publicBaseUrl, logger: runtime.logger }),
+      },
+    ],
     validateResponses: overrides.validateResponses ?? false,
     hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
@@ -178,7 +198,10 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
     onError: (error) => runtime.logger.warn({ err: error }, 'webhook dispatch failed; retrying'),
   });
   const stopSweeps = repeat(
-    () => expireOverduePayments(runtime.services).then(() => purgeExpiredWebhookData(runtime.services)),
+    () =>
+      expireOverduePayments(runtime.services)
+        .then(() => purgeExpiredWebhookData(runtime.services))
+        .then(() => purgeEndedSessions(runtime.services)),
     runtime.config.expirySweepIntervalMs,
     (error) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'),
   );
@@ -212,6 +235,22 @@ export function startBankReconciliation(runtime: Runtime): () => Promise<void> {
   return repeat(reconcile, bank.reconcileIntervalMs, (error) => runtime.logger.warn({ err: error }, 'bank reconciliation failed; retrying'), {
     startNow: false,
   });
+}
+
+/** How often the servers and workers look for a month that ended with its tax invoices not issued yet. */
+const TAX_INVOICE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Tax invoices for the month that ended, in every server and worker once the operator's details are set: the
+ * counter row each invoice locks keeps several instances from issuing one twice or leaving a gap.
+ */
+export function startTaxInvoicing(runtime: Runtime): () => Promise<void> {
+  if (!runtime.config.operator) return async () => undefined;
+  return repeat(
+    () => issueDueTaxInvoices(runtime.services),
+    TAX_INVOICE_INTERVAL_MS,
+    (error) => runtime.logger.warn({ err: error }, 'issuing tax invoices failed; retrying'),
+  );
 }
 
 /** Requests Node cannot even parse (headers over 64 KiB, a broken request line) still get the error envelope. */
@@ -254,6 +293,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   const stopPayouts = jobs ? startPayoutWork(runtime) : async () => undefined;
   const stopReconciliation = jobs ? startBankReconciliation(runtime) : async () => undefined;
   const stopFolding = jobs ? startCountFolding(runtime) : async () => undefined;
+  const stopInvoicing = jobs ? startTaxInvoicing(runtime) : async () => undefined;
   // Long query strings and many headers are answered in the envelope like any bad request; only heads over 64 KiB are cut short.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 });
   server.on('clientError', answerUnreadableRequest);
@@ -274,13 +314,16 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
       await checkoutHub.close(); // ends the open status streams, which would keep the server from closing
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding()]);
+      await Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding(), stopInvoicing()]);
       await runtime.close();
     },
   };
 }
 
-/** On the embedded database a first start creates a sandbox merchant and shows how to use it. */
+/** Who the first start invites to the sandbox merchant's dashboard (more people: `npm run cli -- users invite`). */
+const SANDBOX_OWNER_EMAIL = 'owner@example.com';
+
+/** On the embedded database a first start creates a sandbox merchant and its owner's invitation, and shows how to use them. */
 async function greet(running: RunningServer): Promise<void> {
   const { runtime, url } = running;
   const base = runtime.config.publicBaseUrl ?? url;
@@ -299,6 +342,7 @@ async function greet(running: RunningServer): Promise<void> {
     // A sandbox payout account, so the quick start can withdraw too (the sandbox rail pays it).
     payoutAccount: { bankCode: '014', accountNumber: '1234567890', accountName: 'Sandbox merchant' },
   });
+  const { token } = await inviteAsOperator(runtime.services, merchant.id, SANDBOX_OWNER_EMAIL, 'owner');
   console.log(
     [
       '',
@@ -309,6 +353,9 @@ async function greet(running: RunningServer): Promise<void> {
       `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -H 'Idempotency-Key: order-1001' -d '{"amount": 15000, "currency": "THB", "reference": "ORDER-1001"}'`,
       '',
       `Then open the checkout_url it returns (the customer's page) and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
+      '',
+      `The merchant dashboard: open this one-time invitation (valid 72 h) to choose the password and second factor of its owner, ${SANDBOX_OWNER_EMAIL}:`,
+      `  ${invitationUrl(base, token)}`,
       '',
     ].join('\n'),
   );

@@ -4,7 +4,7 @@ import { contractProblems } from '../contract-check.js';
 import { merchantOperations, type Operation } from '../contract.js';
 import { CheckFailure, fail, NotRunHere, type Check, type Group, type Kit } from '../check.js';
 import { maskKeys } from '../http.js';
-import { KIT_HOOK_URL, records, removeKitWebhooks, removeWebhooksSince, webhookIdsNow } from '../records.js';
+import { bangkokToday, KIT_HOOK_URL, records, removeKitWebhooks, removeWebhooksSince, webhookIdsNow } from '../records.js';
 
 /** Requests per operation; each is checked against what the contract documents for that operation. */
 export const RUNS_PER_OPERATION = 60;
@@ -14,12 +14,18 @@ interface Pools {
   ids: Record<string, string[]>;
   /** Why there are no webhooks, when the service refused the kit's webhook URL. */
   noWebhooks?: NotRunHere;
+  /** Why there is no tax invoice to read, when the merchant has none and there is no operator to issue one. */
+  noTaxInvoices?: NotRunHere;
 }
 
 /** Records in every state for one operation's requests; with an operator, one record of another merchant too. */
-async function makePools(kit: Kit): Promise<Pools> {
+async function makePools(kit: Kit, op: Operation): Promise<Pools> {
   const merchant = await kit.merchant();
-  if (kit.target.operator && merchant.merchantId) await kit.target.operator.setPayoutAccount(merchant.merchantId);
+  const operator = merchant.merchantId ? kit.target.operator : undefined;
+  // A tax invoice needs fees (and the operator to issue it): only the operations that read one pay them.
+  const invoiced = op.path.includes('{tax_invoice_id}');
+  if (operator) await operator.setPayoutAccount(merchant.merchantId!);
+  if (operator && invoiced) await operator.chargeFees(merchant.merchantId!);
   const mine = records(merchant);
   const other = kit.target.operator ? records(await kit.merchant()) : null;
   const payments = [
@@ -40,9 +46,13 @@ async function makePools(kit: Kit): Promise<Pools> {
     (id) => [id],
     () => [] as string[], // a deployment's merchant without a payout account: withdrawals are refused, as documented
   );
+  if (operator && invoiced) await operator.issueTaxInvoices();
+  const taxInvoiceId = invoiced ? await mine.newestTaxInvoiceId() : '';
+  const noTaxInvoices = invoiced && !taxInvoiceId ? new NotRunHere('the merchant has no tax invoice (the operator issues them, for fees)') : undefined;
   return {
     apiKey: merchant.apiKey,
     ...(noWebhooks ? { noWebhooks } : {}),
+    ...(noTaxInvoices ? { noTaxInvoices } : {}),
     ids: {
       payment_id: payments.map((p) => p.paymentId),
       qr_code_id: payments.map((p) => p.qrCodeId),
@@ -52,6 +62,10 @@ async function makePools(kit: Kit): Promise<Pools> {
       // A payment after the webhooks: one delivery for each of them, and events to read.
       delivery_id: await Promise.all(webhookIds.map((id) => mine.latestDeliveryId(id))),
       event_id: [await mine.latestEventId(), ...(other ? [await other.latestEventId()] : [])],
+      // Reports name a month and a day in Bangkok: this one holds the payments above.
+      month: [bangkokToday().slice(0, 7)],
+      date: [bangkokToday()],
+      tax_invoice_id: taxInvoiceId ? [taxInvoiceId] : [],
     },
   };
 }
@@ -149,9 +163,10 @@ export const generatedGroup: Group = {
 };
 
 async function generatedRequests(kit: Kit, op: Operation): Promise<void> {
-  const pools = await makePools(kit);
-  // Without a webhook of its own, an operation on webhooks could only be refused.
+  const pools = await makePools(kit, op);
+  // Without a webhook of its own, an operation on webhooks could only be refused; likewise without a tax invoice.
   if (pools.noWebhooks && op.path.startsWith('/webhooks')) throw pools.noWebhooks;
+  if (pools.noTaxInvoices) throw pools.noTaxInvoices;
   const seen = new Map<number, number>();
   const outcome = await fc.check(
     fc.asyncProperty(requestOf(op, pools), async (request) => {

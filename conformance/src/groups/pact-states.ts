@@ -1,6 +1,6 @@
 import type { Kit, Merchant, Requirement } from '../check.js';
 import { fail } from '../check.js';
-import { records, type Records } from '../records.js';
+import { bangkokToday, records, type Records } from '../records.js';
 
 type Params = Record<string, unknown>;
 const num = (params: Params, name: string, fallback: number): number => (typeof params[name] === 'number' ? params[name] : fallback);
@@ -40,6 +40,17 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
   },
 
   'an expired payment exists': { setup: async ({ records }, params) => ids(await records.expiredPayment(num(params, 'amount', 25000))) },
+
+  // A restricted key is the operator's to issue (`keys create --permissions`); the interaction sends it instead of the merchant's key.
+  'a restricted key and a succeeded payment exist': {
+    requires: ['operator'],
+    setup: async ({ kit, merchant, records }, params) => {
+      const permissions = (str(params, 'permissions') ?? 'qr_codes:write,payments:read').split(',');
+      const apiKey = await kit.target.operator!.restrictedKey(merchant.merchantId!, permissions);
+      const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
+      return { api_key: apiKey, payment_id: paymentId };
+    },
+  },
 
   'a succeeded payment exists': {
     setup: async ({ records }, params) => {
@@ -101,6 +112,27 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
       const webhookId = await records.webhook(str(params, 'url') ?? DEFAULT_URL, ['payment.pending']);
       await records.pendingPayment(num(params, 'amount', 150000));
       return { webhook_id: webhookId, delivery_id: await records.latestDeliveryId(webhookId) };
+    },
+  },
+
+  // A statement is the merchant's whole month, so the merchant is a new one (the operator's); its payments carry no fee.
+  'the merchant has a statement': {
+    requires: ['operator'],
+    setup: async ({ records }, params) => {
+      await records.succeededPayment(num(params, 'amount', 150000));
+      const today = bangkokToday();
+      return { month: today.slice(0, 7), date: today };
+    },
+  },
+
+  // Tax invoices are issued by the operator, for fees the operator set: a specimen of the month under way.
+  'the merchant has a tax invoice': {
+    requires: ['operator'],
+    setup: async ({ kit, merchant, records }, params) => {
+      await kit.target.operator!.chargeFees(merchant.merchantId!);
+      await records.succeededPayment(num(params, 'amount', 150000));
+      await kit.target.operator!.issueTaxInvoices();
+      return { tax_invoice_id: await records.newestTaxInvoiceId() };
     },
   },
 

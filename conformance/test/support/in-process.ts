@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { LOCAL_BANK, startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
-import { createMerchant, setPayoutAccount } from '../../../server/src/app/merchants.js';
+import { createApiKey } from '../../../server/src/app/api-keys.js';
+import { createMerchant, setFeeBps, setPayoutAccount } from '../../../server/src/app/merchants.js';
+import { issueTaxInvoices, setTaxDetails } from '../../../server/src/app/tax-invoices.js';
+import { operatorContext } from '../../../server/src/domain/audit.js';
+import { parsePermissions } from '../../../server/src/domain/permissions.js';
+import { bangkokMonthOf } from '../../../server/src/domain/statement.js';
 import { loadConfig } from '../../../server/src/config.js';
 import { startServer, type RunningServer } from '../../../server/src/main.js';
 import type { ManualClock, Target } from '../../src/target.js';
@@ -49,6 +54,11 @@ export async function freshPostgresDatabase(url: string): Promise<{ url: string;
 }
 
 const PAYOUT_ACCOUNT = { bankCode: '014', accountNumber: '1234567890', accountName: 'Noodle Shop Co., Ltd.' };
+/** Merchants pay no fee unless a check asks the operator for one (then 3 %, and tax details for their invoices). */
+const FEE_BPS = 300;
+const TAX_DETAILS = { taxId: '0994000165510', address: '99 Sukhumvit Road, Khlong Toei, Bangkok 10110', branch: '00000' };
+/** The seller on tax invoices. */
+const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bang Rak, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 
 /**
  * The real service, started through its own composition root (startServer with a config): real adapters, a real
@@ -67,6 +77,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Webhook URLs in the pacts point at 127.0.0.1: no DNS, no public host needed (the documented test setting).
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     RATE_LIMIT_PER_SECOND: '1000000',
+    ...OPERATOR,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...(bank
       ? {
@@ -100,6 +111,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       },
       async setPayoutAccount(merchantId) {
         await setPayoutAccount(services, merchantId, PAYOUT_ACCOUNT);
+      },
+      async restrictedKey(merchantId, permissions) {
+        return (await createApiKey(services, merchantId, parsePermissions(permissions.join(',')), operatorContext)).apiKey;
+      },
+      async chargeFees(merchantId) {
+        await setFeeBps(services, merchantId, FEE_BPS);
+        await setTaxDetails(services, merchantId, TAX_DETAILS);
+      },
+      async issueTaxInvoices() {
+        await issueTaxInvoices(services, bangkokMonthOf(services.clock.now()), operatorContext);
       },
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -14,6 +14,7 @@ export const ID = {
   delivery: '^whd_[0-9A-Za-z]+$',
   withdrawal: '^wd_[0-9A-Za-z]+$',
   balanceTransaction: '^bt_[0-9A-Za-z]+$',
+  taxInvoice: '^tiv_[0-9A-Za-z]+$',
 } as const;
 
 export const EXAMPLE = {
@@ -27,6 +28,9 @@ export const EXAMPLE = {
   timestamp: '2026-11-20T08:15:30.123Z',
   withdrawalId: 'wd_01JD5B3C7D9E1F3G5H7J9K1M3N',
   balanceTransactionId: 'bt_01JD5B3C7D9E1F3G5H7J9K1M3P',
+  taxInvoiceId: 'tiv_01JD5B3C7D9E1F3G5H7J9K1M3N',
+  month: '2026-10',
+  date: '2026-10-20',
 } as const;
 
 /**
@@ -45,6 +49,9 @@ const ID_OF_STATE = {
   withdrawal_id: [ID.withdrawal, EXAMPLE.withdrawalId],
   event_id: [ID.event, EXAMPLE.eventId],
   delivery_id: [ID.delivery, EXAMPLE.deliveryId],
+  tax_invoice_id: [ID.taxInvoice, EXAMPLE.taxInvoiceId],
+  month: ['^\\d{4}-(0[1-9]|1[0-2])$', EXAMPLE.month],
+  date: ['^\\d{4}-\\d{2}-\\d{2}$', EXAMPLE.date],
 } as const;
 type StateId = keyof typeof ID_OF_STATE;
 

@@ -1,4 +1,5 @@
 import type { Mode } from '../domain/merchant.js';
+import type { AccountSecrets } from '../ports/accounts.js';
 import type { ApiKeys } from '../ports/api-keys.js';
 import type { BankConnection, CustomerBank } from '../ports/bank.js';
 import type { CardProcessor } from '../ports/card-processor.js';
@@ -7,6 +8,8 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { AutomatedPayoutRail, BulkTransferFile } from '../ports/payout-rail.js';
 import type { OperationalMetrics } from '../ports/metrics.js';
 import type { UnitOfWork } from '../ports/repositories.js';
+import type { TaxInvoiceRenderer } from '../ports/documents.js';
+import type { TaxParty } from '../domain/tax-invoice.js';
 import type { DeliveryQueue, WebhookSender, WebhookSigner, WebhookUrlGuard } from '../ports/webhook-delivery.js';
 
 /** What the use cases need from the world, built once by the composition root. */
@@ -35,6 +38,12 @@ export interface Services {
     retryScheduleMs: readonly number[];
     timeoutMs: number;
   };
+  /** Passwords, second factors and the random secrets of the dashboard's accounts. */
+  accounts: AccountSecrets;
+  /** The operator as the seller on tax invoices (OPERATOR_NAME, ...); null: none can be issued. */
+  operator: TaxParty | null;
+  /** Renders tax invoices as PDF when they are issued. */
+  taxInvoicePdf: TaxInvoiceRenderer;
   /** Counters for /metrics (silent unless METRICS or METRICS_PORT is set). */
   metrics: OperationalMetrics;
 }

@@ -1,8 +1,8 @@
 /** Who did something: a dashboard user, an API key (known by its last four characters), or the operator's CLI. */
 export type AuditActor = { kind: 'user'; userId: string; email: string } | { kind: 'api_key'; keyId: string; last4: string } | { kind: 'operator' };
 
-/** The door it came through. */
-export type AuditChannel = 'dashboard' | 'api' | 'cli';
+/** The door it came through; `job`: a background job the operator runs (tax invoices after a month ends). */
+export type AuditChannel = 'dashboard' | 'api' | 'cli' | 'job';
 
 /** Who, through which door, from which client address: what every audited use case is told. */
 export interface AuditContext {
@@ -20,6 +20,7 @@ export const auditActions = [
   'recovery_codes_regenerated',
   'invitation_created',
   'invitation_accepted',
+  'invitation_revoked',
   'role_changed',
   'member_removed',
   'refund_created',

@@ -11,6 +11,7 @@ export const errorCodes = [
   'card_payments_unavailable',
   'qr_payments_unavailable',
   'authentication_failed',
+  'permission_denied',
   'payment_not_found',
   'refund_not_found',
   'webhook_not_found',
@@ -33,6 +34,7 @@ export const errorCodes = [
   'service_unavailable',
   'payout_account_missing',
   'withdrawal_not_found',
+  'tax_invoice_not_found',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

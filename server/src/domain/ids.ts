@@ -14,6 +14,9 @@ export const idPrefixes = {
   balanceTransaction: 'bt',
   bankTransaction: 'btx',
   audit: 'aud',
+  user: 'usr',
+  invitation: 'inv',
+  taxInvoice: 'tiv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,8 +1,10 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
+import type { AccountRepositories } from './account-repositories.js';
 import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
+import type { Permission } from '../domain/permissions.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
 import type { QrCode } from '../domain/qr-code.js';
@@ -12,6 +14,7 @@ import type { Transaction, TransactionStatus, TransactionType } from '../domain/
 import type { Delivery, Webhook } from '../domain/webhook.js';
 import type { EarlierSecret } from '../domain/webhook-management.js';
 import type { BalanceRepository, PayoutAccountStore, RefundPayoutRepository, WithdrawalRepository } from './ledger.js';
+import type { ReportRepository, TaxInvoiceRepository } from './reports.js';
 
 export interface MerchantRepository extends PayoutAccountStore {
   insert(merchant: Merchant, apiKey: NewApiKey): Promise<void>;
@@ -19,9 +22,20 @@ export interface MerchantRepository extends PayoutAccountStore {
    * The merchant owning an API key that is not revoked, found by the key's SHA-256 hash; `keyHash` is returned for a
    * constant-time compare, `expiresAt` for the caller to judge against its clock.
    */
-  findByApiKeyHash(hash: string): Promise<{ merchant: Merchant; keyHash: string; keyId: string; expiresAt: Date | null } | null>;
+  findByApiKeyHash(hash: string): Promise<FoundApiKey | null>;
   findById(id: string): Promise<Merchant | null>;
   count(): Promise<number>;
+}
+
+export interface FoundApiKey {
+  merchant: Merchant;
+  keyHash: string;
+  keyId: string;
+  /** Null for keys issued before the last four were kept. */
+  last4: string | null;
+  expiresAt: Date | null;
+  /** Null: an unrestricted key. */
+  permissions: Permission[] | null;
 }
 
 export interface NewApiKey {
@@ -29,6 +43,8 @@ export interface NewApiKey {
   hash: string;
   prefix: string;
   last4: string;
+  /** Null or absent: an unrestricted key. */
+  permissions?: Permission[] | null;
 }
 
 export interface ApiKeyRepository {
@@ -218,7 +234,7 @@ export interface AuditLog {
   list(merchantId: string, filter: DateRange, page: PageRequest): Promise<Page<AuditEntry>>;
 }
 
-export interface Repositories {
+export interface Repositories extends AccountRepositories {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
   qrCodes: QrCodeRepository;
@@ -237,6 +253,8 @@ export interface Repositories {
   bankChecks: BankCheckQueue;
   bankReturns: BankReturnQueue;
   audit: AuditLog;
+  reports: ReportRepository;
+  taxInvoices: TaxInvoiceRepository;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */

@@ -7,6 +7,7 @@ import type { KeyUsage } from '../../ports/api-keys.js';
 import { accessLog } from './access-log.js';
 import { requireApiKey } from './auth.js';
 import { contractMethods } from './contract-methods.js';
+import { requirePermission } from './operation-permissions.js';
 import { invalidJson, jsonBody } from './json-body.js';
 import { answerError, sendError, serviceUnavailable } from './errors.js';
 import { failedAuthenticationLimit, rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
@@ -14,6 +15,7 @@ import { everyResponse, merchantApiResponse } from './response-headers.js';
 import { metricsEndpoint, observeRequests, type HttpMetrics } from './request-metrics.js';
 import { requestId } from './request-context.js';
 import { balanceRoutes } from './routes/balance-routes.js';
+import { reportRoutes } from './routes/report-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { docsRoutes } from './routes/docs-routes.js';
@@ -48,8 +50,8 @@ export interface AppDeps {
   metrics?: HttpMetrics | null;
   /** False: every request goes through Express (HOT_ROUTES=off); see ./hot-routes.ts. */
   hotRoutes?: boolean;
-  /** Public pages outside the API (the checkout page) and where they are served, routed before it. */
-  pages?: { basePath: string; router: RequestHandler };
+  /** Pages outside the API (the checkout page, the dashboard) and where each is served, routed before it. */
+  pages?: { basePath: string; router: RequestHandler }[];
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
@@ -67,8 +69,8 @@ function fromBodyParserError(error: unknown): DomainError | null {
 
 /**
  * The HTTP service: the hot routes (./hot-routes.ts) in front of the Express app that serves everything. Steps both
- * lanes take are defined once and used by each: the headers of every answer (./response-headers.ts), the API key check
- * and the limits before any body is read (./auth.ts, ./rate-limit.ts), the body's deadline (./body-deadline.ts), the
+ * lanes take are defined once and used by each: the headers of every answer (./response-headers.ts), the API key check,
+ * the limits and the key's permissions before any body is read (./auth.ts, ./rate-limit.ts, ./operation-permissions.ts), the body's deadline (./body-deadline.ts), the
  * access log (./access-log.ts), the metrics (./request-metrics.ts) and the error envelope (./errors.ts).
  */
 export function createApp(deps: AppDeps): RequestListener {
@@ -95,9 +97,10 @@ export function createApp(deps: AppDeps): RequestListener {
   });
   app.use(contractMethods());
 
-  // Public pages (the QR image, the checkout page) share one bucket per client address; their static assets are free.
+  // Pages (the QR image, the checkout page, the dashboard) share one bucket per client address; their static assets are free.
   const perAddress = rateLimitPerAddress(s.clock, deps.rateLimitPerSecond);
-  if (deps.pages) app.use(deps.pages.basePath, (req, res, next) => (req.path.startsWith('/assets/') ? next() : perAddress(req, res, next)), deps.pages.router);
+  for (const pages of deps.pages ?? [])
+    app.use(pages.basePath, (req, res, next) => (req.path.startsWith('/assets/') ? next() : perAddress(req, res, next)), pages.router);
   app.use(docsRoutes());
   const body = jsonBody(deps.requestBodyTimeoutMs);
   app.get(`${QR_IMAGE_BASE}/:qr_code_id/image`, perAddress);
@@ -107,13 +110,21 @@ export function createApp(deps: AppDeps): RequestListener {
   // validated against the contract's paths served there, routed.
   const authenticated = requireApiKey(s, deps.keyUsage, failedAuthenticationLimit(s.clock, deps.authFailureLimitPerSecond));
   const perMerchant = rateLimitPerMerchant(s.clock, deps.rateLimitPerSecond);
+  const permitted = requirePermission();
   const apiHeaders: RequestHandler = (_req, res, next) => {
     merchantApiResponse(res);
     next();
   };
-  const routes = [paymentRoutes(s, deps.publicBaseUrl), webhookRoutes(s, deps.webhooks), webhookManagementRoutes(s), eventRoutes(s), balanceRoutes(s)];
+  const routes = [
+    paymentRoutes(s, deps.publicBaseUrl),
+    webhookRoutes(s, deps.webhooks),
+    webhookManagementRoutes(s),
+    eventRoutes(s),
+    balanceRoutes(s),
+    reportRoutes(s),
+  ];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
-    app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, body, validator, ...routes));
+    app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, permitted, body, validator, ...routes));
   }
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');

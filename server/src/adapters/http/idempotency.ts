@@ -3,11 +3,12 @@ import canonicalize from 'canonicalize';
 import type { IncomingHttpHeaders } from 'node:http';
 import { idempotencyLifetimeMs } from '../../app/expire-overdue-payments.js';
 import type { Services } from '../../app/services.js';
+import type { AuditContext } from '../../domain/audit.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Merchant } from '../../domain/merchant.js';
 import type { QrCodeWrites, Repositories } from '../../ports/repositories.js';
 import { errorResponse, sendWire, type Answer, type WireResponse } from './errors.js';
-import { merchantOf, requestIdOf } from './request-context.js';
+import { auditOf, merchantOf, requestIdOf } from './request-context.js';
 
 /** How an answer is written (the hot routes check it against the contract first in tests). */
 export type SendWire = (res: Answer, wire: WireResponse) => void;
@@ -23,6 +24,8 @@ export interface MutationContext<Tx = Repositories> {
   tx: Tx;
   merchant: Merchant;
   requestId: string;
+  /** Who is acting, for the audit entry an audited use case writes with `tx`. */
+  audit: AuditContext;
 }
 
 /**
@@ -106,8 +109,9 @@ function mutation(s: Services, operation: string, lane: Lane, send: SendWire = s
     const merchant = merchantOf(res);
     const requestId = requestIdOf(res);
     const key = idempotencyKeyOf(req);
-    const work = (tx: Repositories) => lane.perform({ tx, merchant, requestId }, req);
-    const writesOnly = lane.inOneStatement ? (writes: QrCodeWrites) => lane.perform({ tx: writes, merchant, requestId }, req) : undefined;
+    const audit = auditOf(res);
+    const work = (tx: Repositories) => lane.perform({ tx, merchant, requestId, audit }, req);
+    const writesOnly = lane.inOneStatement ? (writes: QrCodeWrites) => lane.perform({ tx: writes, merchant, requestId, audit }, req) : undefined;
     if (key === undefined) {
       const first = writesOnly ? await unkeyedInOneStatement(s, writesOnly) : await s.uow.run(work);
       send(res, isFollowed(first) ? await first.afterCommit() : first);

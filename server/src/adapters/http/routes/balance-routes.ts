@@ -14,7 +14,8 @@ import { toListBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
 import { unknownWhenUnstorable } from './path-ids.js';
 
-const CSV_COLUMNS = [
+/** The ledger's CSV columns: the JSON fields of an entry (a settlement file adds the payment's reference). */
+export const LEDGER_CSV_COLUMNS = [
   'balance_transaction_id',
   'type',
   'amount',
@@ -44,15 +45,15 @@ export function balanceRoutes(s: Services): Router {
     const body = toListBody('balance_transactions', await listLedger(s, merchantOf(res), filter, page), page, toBalanceTransactionBody);
     if (format === 'json') return void res.json(body);
     // The same rows for spreadsheets and accounting tools: a header line, then one line per entry (empty cells for nulls).
-    const rows = body.balance_transactions.map((entry) => CSV_COLUMNS.map((column) => entry[column] ?? null));
-    res.type('text/csv').send(csvFile(CSV_COLUMNS, rows, { byteOrderMark: true }));
+    const rows = body.balance_transactions.map((entry) => LEDGER_CSV_COLUMNS.map((column) => entry[column] ?? null));
+    res.type('text/csv').send(csvFile(LEDGER_CSV_COLUMNS, rows, { byteOrderMark: true }));
   });
 
   router.post(
     '/withdrawals',
-    idempotentMutation(s, 'createWithdrawal', async ({ tx, merchant }, req) => {
+    idempotentMutation(s, 'createWithdrawal', async ({ tx, merchant, audit }, req) => {
       const body = req.body as components['schemas']['CreateWithdrawalRequest'];
-      return jsonResponse(200, toWithdrawalBody(await createWithdrawal(tx, s, merchant, { amount: body.amount, description: body.description })));
+      return jsonResponse(200, toWithdrawalBody(await createWithdrawal(tx, s, merchant, { amount: body.amount, description: body.description }, audit)));
     }),
   );
 

@@ -85,8 +85,8 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   );
 
   const settle = (operation: string, outcome: (req: MutationRequest) => Parameters<typeof settlePayment>[4]) =>
-    idempotentMutation(s, operation, async ({ tx, merchant }, req) =>
-      jsonResponse(200, toPaymentBody(await settlePayment(tx, s, merchant, paymentIdOf(req), outcome(req)))),
+    idempotentMutation(s, operation, async ({ tx, merchant, audit }, req) =>
+      jsonResponse(200, toPaymentBody(await settlePayment(tx, s, merchant, paymentIdOf(req), outcome(req), audit))),
     );
   router.post(
     '/test/payments/:payment_id/succeed',
@@ -109,9 +109,9 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
 
   router.post(
     '/refunds',
-    idempotentMutation(s, 'createRefund', async ({ tx, merchant }, req) => {
+    idempotentMutation(s, 'createRefund', async ({ tx, merchant, audit }, req) => {
       const body = req.body as Body<'CreateRefundRequest'>;
-      const refund = await refundPayment(tx, s, merchant, { paymentId: body.payment_id, amount: body.amount, reason: body.reason });
+      const refund = await refundPayment(tx, s, merchant, { paymentId: body.payment_id, amount: body.amount, reason: body.reason }, audit);
       return followedBy(jsonResponse(200, toRefundBody(refund)), async () => jsonResponse(200, toRefundBody(await sendRefund(s, merchant, refund))));
     }),
   );

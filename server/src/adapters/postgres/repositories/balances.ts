@@ -2,7 +2,7 @@ import type { LedgerEntry, PendingCredit } from '../../../domain/balance.js';
 import type { BalanceRepository } from '../../../ports/ledger.js';
 import { definedOnly, pageOf, whereCreatedWithin, type Db } from './query.js';
 
-interface EntryRow {
+export interface EntryRow {
   id: string;
   merchant_id: string;
   type: LedgerEntry['type'];
@@ -18,7 +18,7 @@ interface EntryRow {
   created_at: Date;
 }
 
-const toEntry = (row: EntryRow): LedgerEntry => ({
+export const toEntry = (row: EntryRow): LedgerEntry => ({
   id: row.id,
   merchantId: row.merchant_id,
   type: row.type,

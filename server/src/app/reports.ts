@@ -1,0 +1,25 @@
+import { bangkokDayEnd, bangkokDayStart, isCalendarDate } from '../domain/bangkok-day.js';
+import { DomainError } from '../domain/errors.js';
+import type { Merchant } from '../domain/merchant.js';
+import { isMonth, monthlyStatement, monthPeriod, type MonthlyStatement } from '../domain/statement.js';
+import type { SettlementLine } from '../ports/reports.js';
+import type { Services } from './services.js';
+
+export function assertMonth(month: string): void {
+  if (!isMonth(month)) throw new DomainError('invalid_parameters', `month '${month}' must be a calendar month written YYYY-MM (2026-10).`, 'month');
+}
+
+/** The merchant's statement for a calendar month in Bangkok, reconciled with the ledger to the satang. */
+export async function statementFor(s: Services, merchant: Merchant, month: string): Promise<MonthlyStatement> {
+  assertMonth(month);
+  const { start, end } = monthPeriod(month);
+  // Entries are written at the time they happen, so none can join the opening while this reads: the two reads agree.
+  const opening = await s.uow.repos.reports.balanceBefore(merchant.id, start);
+  return monthlyStatement(merchant.id, month, opening, await s.uow.repos.reports.totalsBetween(merchant.id, start, end));
+}
+
+/** Every ledger entry of one calendar day in Bangkok, oldest first, with its payment's reference: for accounting imports. */
+export async function settlementFile(s: Services, merchant: Merchant, date: string): Promise<SettlementLine[]> {
+  if (!isCalendarDate(date)) throw new DomainError('invalid_parameters', `date '${date}' must be a calendar date written YYYY-MM-DD (2026-10-31).`, 'date');
+  return s.uow.repos.reports.linesBetween(merchant.id, bangkokDayStart(date), new Date(bangkokDayEnd(date).getTime() + 1));
+}
