@@ -11,7 +11,10 @@ import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
 export interface PaymentQrClientOptions {
-  /** Your secret key, `sk_test_...` (sandbox) or `sk_live_...`. Keep it on your server. */
+  /**
+   * Your secret key, `sk_test_...` (sandbox) or `sk_live_...`, or a restricted key `rk_test_...` / `rk_live_...` that
+   * may call only the operations its permissions allow (others reject with PermissionError). Keep it on your server.
+   */
   apiKey: string;
   /**
    * Where the service runs, with the path prefix of a gateway or mock if there is one
@@ -31,7 +34,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 const API_PATH = '/Thai/v1';
 const OPTION_NAMES: ReadonlySet<string> = new Set<keyof PaymentQrClientOptions>(['apiKey', 'baseUrl', 'timeout', 'maxRetries', 'fetch']);
-const API_KEY = /^sk_(test|live)_[A-Za-z0-9_-]+$/;
+const API_KEY = /^[sr]k_(test|live)_[A-Za-z0-9_-]+$/;
 
 interface ResolvedOptions {
   apiKey: string;
@@ -49,9 +52,10 @@ function resolveOptions(options: PaymentQrClientOptions): ResolvedOptions {
   }
   const { apiKey, baseUrl, timeout = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
   if (typeof apiKey !== 'string' || apiKey === '')
-    throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_....');
+    throw new TypeError('PaymentQrClient option apiKey is required: your secret key, sk_test_... or sk_live_... (or a restricted rk_ key).');
   // The key itself is never put in a message: messages end up in logs.
-  if (!API_KEY.test(apiKey)) throw new TypeError('PaymentQrClient option apiKey must look like sk_test_... or sk_live_....');
+  if (!API_KEY.test(apiKey))
+    throw new TypeError('PaymentQrClient option apiKey must look like sk_test_... or sk_live_... (or rk_test_... / rk_live_... for a restricted key).');
   // Undefined is what an unset environment variable gives: say what to set, not that undefined is no URL.
   if (baseUrl === undefined || baseUrl === '') {
     throw new TypeError(

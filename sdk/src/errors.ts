@@ -51,6 +51,13 @@ export class PaymentQrError extends Error {
 export class AuthenticationError extends PaymentQrError {
   override name = 'AuthenticationError';
 }
+/**
+ * 403: a restricted key (`rk_test_...` / `rk_live_...`) lacks the permission the operation needs (`permission_denied`;
+ * the message names it). Nothing was done; retrying with the same key cannot succeed.
+ */
+export class PermissionError extends PaymentQrError {
+  override name = 'PermissionError';
+}
 /** 400, 405, 413 and 422: the request is wrong; fix it before sending it again. */
 export class ValidationError extends PaymentQrError {
   override name = 'ValidationError';
@@ -106,6 +113,7 @@ type ErrorClass = new (fields: PaymentQrErrorFields) => PaymentQrError;
 
 function errorClassFor(status: number): ErrorClass {
   if (status === 401) return AuthenticationError;
+  if (status === 403) return PermissionError;
   if (status === 400 || status === 405 || status === 413 || status === 422) return ValidationError;
   if (status === 404 || status === 410) return NotFoundError;
   if (status === 402) return PaymentDeclinedError;

@@ -16,6 +16,7 @@ export { verifyWebhook, type WebhookHeaders } from './webhook-signature.js';
 export {
   PaymentQrError,
   AuthenticationError,
+  PermissionError,
   ValidationError,
   NotFoundError,
   PaymentDeclinedError,

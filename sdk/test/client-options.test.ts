@@ -8,6 +8,8 @@ describe('PaymentQrClient options', () => {
     const client = new PaymentQrClient({ apiKey: 'sk_test_abc', baseUrl: 'https://payment-qr.example.com' });
     expect(client.qrCodes.imageUrl('qr_1')).toBe('https://payment-qr.example.com/Thai/qr-codes/qr_1/image');
     expect(new PaymentQrClient({ apiKey: 'sk_live_x-Y_z', baseUrl: 'http://127.0.0.1:8080' })).toBeInstanceOf(PaymentQrClient);
+    expect(new PaymentQrClient({ apiKey: 'rk_test_abc', baseUrl: 'http://127.0.0.1:8080' })).toBeInstanceOf(PaymentQrClient);
+    expect(new PaymentQrClient({ apiKey: 'rk_live_x-Y_z', baseUrl: 'http://127.0.0.1:8080' })).toBeInstanceOf(PaymentQrClient);
     expect(make({ apiKey: 'sk_test_abc' })).toThrow(
       new TypeError("PaymentQrClient option baseUrl is required: where the service runs, e.g. 'https://payment-qr.example.com' (the SDK adds /Thai/v1)."),
     );
@@ -28,6 +30,7 @@ describe('PaymentQrClient options', () => {
     expect(make({ apiKey: 'pk_test_public', baseUrl })).toThrow(TypeError);
     expect(make({ apiKey: 'pk_test_public', baseUrl })).not.toThrow(/pk_test_public/);
     expect(make({ apiKey: 'sk_test_', baseUrl })).toThrow(/sk_test_\.\.\. or sk_live_/);
+    expect(make({ apiKey: 'rk_prod_abc', baseUrl })).toThrow(/rk_test_\.\.\. \/ rk_live_/);
   });
 
   it('refuses a base URL that is not an origin the SDK can append /Thai/v1 to', () => {

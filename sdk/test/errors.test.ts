@@ -8,6 +8,7 @@ import {
   PaymentDeclinedError,
   PaymentQrClient,
   PaymentQrError,
+  PermissionError,
   ValidationError,
   type CreateQrCodeParams,
 } from '../src/index.js';
@@ -42,6 +43,19 @@ describe('errors from the API', () => {
     expect(error).toMatchObject({ status: 401, code: 'authentication_failed', type: 'authentication_error', name: 'AuthenticationError' });
     expect(error.requestId).toMatch(/^req_/);
     expect(error.raw).toMatchObject({ error: { code: 'authentication_failed', request_id: error.requestId } });
+  });
+
+  it('403: PermissionError naming the permission a restricted key lacks; what it holds still works', async () => {
+    const merchant = await server.merchant();
+    const pos = new PaymentQrClient({ apiKey: await server.apiKey(merchant.id, ['qr_codes:write', 'payments:read']), baseUrl: server.url });
+    const qrCode = await pos.qrCodes.create({ amount: 1_000, currency: 'THB' });
+    expect((await pos.payments.retrieve(qrCode.payment_id)).status).toBe('pending');
+    const error = await errorOf(pos.refunds.create({ payment_id: qrCode.payment_id, amount: 500 }));
+    expect(error).toBeInstanceOf(PermissionError);
+    expect(error).toMatchObject({ status: 403, code: 'permission_denied', type: 'permission_error', name: 'PermissionError' });
+    expect(error.message).toContain("'refunds:write'");
+    expect(error.requestId).toMatch(/^req_/);
+    expect(await errorOf(pos.balance.retrieve())).toBeInstanceOf(PermissionError);
   });
 
   it('404: NotFoundError naming the thing, for another merchant\u2019s id as for an unknown one', async () => {

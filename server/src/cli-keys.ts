@@ -1,21 +1,29 @@
-import { listApiKeys, revokeApiKey, rollApiKey } from './app/api-keys.js';
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from './app/api-keys.js';
 import type { Services } from './app/services.js';
 import { ConfigError, parseDuration } from './config.js';
 import type { ApiKeyRecord } from './domain/api-key.js';
+import { operatorContext } from './domain/audit.js';
+import { DomainError } from './domain/errors.js';
+import { parsePermissions, type Permission } from './domain/permissions.js';
 
-export const KEYS_USAGE = `       npm run cli -- keys roll --merchant ID [--expire-old-in 24h] [--json]
+export const KEYS_USAGE = `       npm run cli -- keys create --merchant ID [--permissions qr_codes:write,payments:read] [--json]
+       npm run cli -- keys roll --merchant ID [--expire-old-in 24h] [--json]
        npm run cli -- keys list --merchant ID [--json]
        npm run cli -- keys revoke --key-last4 XXXX --merchant ID
 
-  keys roll       issue a new key (printed once); the merchant's other keys stop after --expire-old-in
-                  (a duration: 0 = at once, 5s, 30m, 24h; default 24h)
-  keys list       each key's prefix, last four characters, creation, last use and expiry (never the key)
+  keys create     issue one more key (printed once), the others untouched; with --permissions a restricted key
+                  (rk_test_/rk_live_) that may do only that: resource:read or resource:write (write implies read)
+                  for qr_codes, payments, refunds, transactions, balance, withdrawals, webhooks, events, reports
+  keys roll       issue a new unrestricted key (printed once); the merchant's other unrestricted keys stop after
+                  --expire-old-in (a duration: 0 = at once, 5s, 30m, 24h; default 24h); restricted keys stay
+  keys list       each key's prefix, last four characters, permissions, creation, last use and expiry (never the key)
   keys revoke     stop the key ending in XXXX at once`;
 
 export interface KeysOptions {
   merchant?: string | undefined;
   'expire-old-in'?: string | undefined;
   'key-last4'?: string | undefined;
+  permissions?: string | undefined;
   json?: boolean | undefined;
 }
 
@@ -28,6 +36,7 @@ const wire = (key: ApiKeyRecord) => ({
   last_used_at: iso(key.lastUsedAt),
   expires_at: iso(key.expiresAt),
   revoked_at: iso(key.revokedAt),
+  permissions: key.permissions,
 });
 
 function describe(key: ApiKeyRecord, now: Date): string {
@@ -36,24 +45,44 @@ function describe(key: ApiKeyRecord, now: Date): string {
     : key.expiresAt
       ? `${key.expiresAt <= now ? 'expired' : 'expires'} ${iso(key.expiresAt)}`
       : 'no expiry';
-  return `${key.prefix}...${key.last4 ?? '????'}  created ${iso(key.createdAt)}  last used ${iso(key.lastUsedAt) ?? 'never'}  ${state}`;
+  const may = key.permissions ? `restricted to ${key.permissions.join(',')}` : 'unrestricted';
+  return `${key.prefix}...${key.last4 ?? '????'}  ${may}  created ${iso(key.createdAt)}  last used ${iso(key.lastUsedAt) ?? 'never'}  ${state}`;
 }
 
 /** Checks a `keys` command's options before anything opens the database. */
 export function checkKeysCommand(command: string, options: KeysOptions): void {
-  if (!['roll', 'list', 'revoke'].includes(command)) throw new ConfigError(`unknown command 'keys ${command}'.\n${KEYS_USAGE}`);
+  if (!['create', 'roll', 'list', 'revoke'].includes(command)) throw new ConfigError(`unknown command 'keys ${command}'.\n${KEYS_USAGE}`);
   if (!options.merchant?.trim()) throw new ConfigError('--merchant is required.');
+  if (options.permissions !== undefined && command !== 'create') throw new ConfigError('--permissions is given to keys create only.');
+  if (command === 'create') permissionsOf(options);
   if (command === 'roll') parseDuration(options['expire-old-in'] ?? '24h', '--expire-old-in');
   if (command === 'revoke' && !/^[A-Za-z0-9_-]{4}$/.test(options['key-last4'] ?? ''))
     throw new ConfigError('--key-last4 must be the last four characters of the key.');
 }
 
-/** `keys roll | list | revoke`: prints what happened; an impossible request throws ApiKeyAdminError. */
+/** The permissions of `keys create` (none: an unrestricted key), or the domain's reason they are not permissions. */
+function permissionsOf(options: KeysOptions): Permission[] | null {
+  if (options.permissions === undefined) return null;
+  try {
+    return parsePermissions(options.permissions);
+  } catch (error) {
+    throw error instanceof DomainError ? new ConfigError(`--permissions: ${error.message}`) : error;
+  }
+}
+
+/** `keys create | roll | list | revoke`: prints what happened; an impossible request throws ApiKeyAdminError. */
 export async function runKeysCommand(s: Services, command: string, options: KeysOptions): Promise<void> {
   const merchantId = options.merchant!.trim();
   const now = s.clock.now();
-  if (command === 'roll') {
-    const { apiKey, key, replaced } = await rollApiKey(s, merchantId, parseDuration(options['expire-old-in'] ?? '24h', '--expire-old-in'));
+  if (command === 'create') {
+    const { apiKey, key } = await createApiKey(s, merchantId, permissionsOf(options), operatorContext);
+    if (options.json) console.log(JSON.stringify({ api_key: apiKey, key: wire(key) }));
+    else
+      console.log(
+        `New ${key.permissions ? `restricted API key (${key.permissions.join(',')})` : 'API key'} for ${merchantId} (shown once, stored only as a hash): ${apiKey}`,
+      );
+  } else if (command === 'roll') {
+    const { apiKey, key, replaced } = await rollApiKey(s, merchantId, parseDuration(options['expire-old-in'] ?? '24h', '--expire-old-in'), operatorContext);
     if (options.json) console.log(JSON.stringify({ api_key: apiKey, key: wire(key), replaced: replaced.map(wire) }));
     else {
       console.log(`New API key for ${merchantId} (shown once, stored only as a hash): ${apiKey}`);
@@ -64,7 +93,7 @@ export async function runKeysCommand(s: Services, command: string, options: Keys
     if (options.json) console.log(JSON.stringify({ keys: keys.map(wire) }));
     else for (const key of keys) console.log(describe(key, now));
   } else {
-    const key = await revokeApiKey(s, merchantId, options['key-last4']!);
+    const key = await revokeApiKey(s, merchantId, options['key-last4']!, operatorContext);
     console.log(
       options.json ? JSON.stringify({ revoked: wire(key) }) : `Revoked ${key.prefix}...${key.last4}: it answers 401 on every instance within a second.`,
     );

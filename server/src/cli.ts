@@ -65,6 +65,7 @@ async function cli(): Promise<void> {
       json: { type: 'boolean', default: false },
       'expire-old-in': { type: 'string' },
       'key-last4': { type: 'string' },
+      permissions: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...payoutOptions,
     },

@@ -1,41 +1,81 @@
 import { expiryAfterRoll, isUsable, type ApiKeyRecord } from '../domain/api-key.js';
-import type { KeyUsage } from '../ports/api-keys.js';
+import type { AuditContext } from '../domain/audit.js';
+import type { Permission } from '../domain/permissions.js';
+import type { IssuedApiKey, KeyUsage } from '../ports/api-keys.js';
+import { recordAudit } from './audit.js';
 import type { Services } from './services.js';
 
 /** An operator command that cannot be carried out: unknown merchant, no such key. */
 export class ApiKeyAdminError extends Error {}
 
+const recordOf = (merchantId: string, issued: IssuedApiKey, createdAt: Date): ApiKeyRecord => ({
+  id: issued.id,
+  merchantId,
+  prefix: issued.prefix,
+  last4: issued.last4,
+  createdAt,
+  lastUsedAt: null,
+  expiresAt: null,
+  revokedAt: null,
+  permissions: issued.permissions,
+});
+
+async function merchantOf(s: Services, merchantId: string) {
+  const merchant = await s.uow.repos.merchants.findById(merchantId);
+  if (!merchant) throw new ApiKeyAdminError(`No merchant with id '${merchantId}'.`);
+  return merchant;
+}
+
 /**
- * Issues a new key for the merchant (its secret is returned once) and makes every other usable key stop after
- * `expireOldInMs` (0: at once). A key that was already due to stop sooner keeps its earlier expiry.
+ * Issues a new unrestricted key for the merchant (its secret is returned once) and makes every other usable
+ * unrestricted key stop after `expireOldInMs` (0: at once). A key that was already due to stop sooner keeps its
+ * earlier expiry. Restricted keys are left alone: a point-of-sale device keeps working while the server's key rolls.
  */
 export async function rollApiKey(
   s: Services,
   merchantId: string,
   expireOldInMs: number,
+  context: AuditContext,
 ): Promise<{ apiKey: string; key: ApiKeyRecord; replaced: ApiKeyRecord[] }> {
-  const merchant = await s.uow.repos.merchants.findById(merchantId);
-  if (!merchant) throw new ApiKeyAdminError(`No merchant with id '${merchantId}'.`);
+  const merchant = await merchantOf(s, merchantId);
   const issued = s.apiKeys.issue(merchant.mode);
   const now = s.clock.now();
   const replaced = await s.uow.run(async (tx) => {
-    const old = (await tx.apiKeys.listByMerchant(merchantId)).filter((key) => isUsable(key, now));
+    const old = (await tx.apiKeys.listByMerchant(merchantId)).filter((key) => key.permissions === null && isUsable(key, now));
     await tx.apiKeys.insert(merchantId, issued, now);
     const stopping = old.map((key) => ({ ...key, expiresAt: expiryAfterRoll(key.expiresAt, now, expireOldInMs) }));
     for (const key of stopping) await tx.apiKeys.setExpiry(key.id, key.expiresAt);
+    await recordAudit(tx, s, context, merchantId, 'api_key_rolled', issued.id, {
+      last4: issued.last4,
+      replaced: stopping.map((key) => key.last4 ?? '????').join(','),
+      expire_old_in_ms: expireOldInMs,
+    });
     return stopping;
   });
-  const key: ApiKeyRecord = {
-    id: issued.id,
-    merchantId,
-    prefix: issued.prefix,
-    last4: issued.last4,
-    createdAt: now,
-    lastUsedAt: null,
-    expiresAt: null,
-    revokedAt: null,
-  };
-  return { apiKey: issued.secret, key, replaced };
+  return { apiKey: issued.secret, key: recordOf(merchantId, issued, now), replaced };
+}
+
+/**
+ * Issues one more key for the merchant, leaving the others as they are: restricted to `permissions` (an `rk_` key),
+ * or unrestricted (an `sk_` key) when they are null. Its secret is returned once.
+ */
+export async function createApiKey(
+  s: Services,
+  merchantId: string,
+  permissions: Permission[] | null,
+  context: AuditContext,
+): Promise<{ apiKey: string; key: ApiKeyRecord }> {
+  const merchant = await merchantOf(s, merchantId);
+  const issued = s.apiKeys.issue(merchant.mode, permissions);
+  const now = s.clock.now();
+  await s.uow.run(async (tx) => {
+    await tx.apiKeys.insert(merchantId, issued, now);
+    await recordAudit(tx, s, context, merchantId, 'api_key_created', issued.id, {
+      last4: issued.last4,
+      permissions: permissions?.join(',') ?? null,
+    });
+  });
+  return { apiKey: issued.secret, key: recordOf(merchantId, issued, now) };
 }
 
 export async function listApiKeys(s: Services, merchantId: string): Promise<ApiKeyRecord[]> {
@@ -44,7 +84,7 @@ export async function listApiKeys(s: Services, merchantId: string): Promise<ApiK
 }
 
 /** Stops the merchant's key ending in `last4` at once; refuses when no unrevoked key, or more than one, ends so. */
-export async function revokeApiKey(s: Services, merchantId: string, last4: string): Promise<ApiKeyRecord> {
+export async function revokeApiKey(s: Services, merchantId: string, last4: string, context: AuditContext): Promise<ApiKeyRecord> {
   const keys = (await listApiKeys(s, merchantId)).filter((key) => key.last4 === last4 && key.revokedAt === null);
   if (keys.length !== 1) {
     throw new ApiKeyAdminError(
@@ -55,7 +95,10 @@ export async function revokeApiKey(s: Services, merchantId: string, last4: strin
   }
   const key = keys[0]!;
   const now = s.clock.now();
-  await s.uow.run((tx) => tx.apiKeys.revoke(key.id, now));
+  await s.uow.run(async (tx) => {
+    await tx.apiKeys.revoke(key.id, now);
+    await recordAudit(tx, s, context, merchantId, 'api_key_revoked', key.id, { last4 });
+  });
   return { ...key, revokedAt: now };
 }
 

@@ -6,8 +6,8 @@ import type { Metadata, Payment } from '../domain/payment.js';
 import { buildPromptPayPayload, type PromptPayPayloadInput } from '../domain/promptpay-payload.js';
 import { assertReturnUrl } from '../domain/return-url.js';
 import { DEFAULT_EXPIRY_MINUTES, expiresAtFor, type QrCode } from '../domain/qr-code.js';
-import type { Repositories } from '../ports/repositories.js';
-import { saveNewPayment } from './payment-state.js';
+import type { QrCodeWrites } from '../ports/repositories.js';
+import { savePendingPayment } from './payment-state.js';
 import type { Services } from './services.js';
 
 export interface QrCodeRequest {
@@ -22,8 +22,11 @@ export interface QrCodeRequest {
   returnUrl?: string;
 }
 
-/** A QR code and its pending payment are born together: same amount, same reference, same expiry. */
-export async function createQrCode(tx: Repositories, s: Services, merchant: Merchant, request: QrCodeRequest): Promise<{ qrCode: QrCode; payment: Payment }> {
+/**
+ * A QR code and its pending payment are born together: same amount, same reference, same expiry. Its writes are
+ * inserts only (`QrCodeWrites`), so that the API can write them in one statement.
+ */
+export async function createQrCode(tx: QrCodeWrites, s: Services, merchant: Merchant, request: QrCodeRequest): Promise<{ qrCode: QrCode; payment: Payment }> {
   assertChargeable(request.amount);
   assertCurrency(request.currency);
   const metadata = request.metadata ?? {};
@@ -46,7 +49,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
     expiresAt,
     createdAt: now,
   };
-  const payment: Payment = {
+  const payment: Payment & { status: 'pending' } = {
     id: paymentId,
     merchantId: merchant.id,
     qrCodeId: qrCode.id,
@@ -66,7 +69,7 @@ export async function createQrCode(tx: Repositories, s: Services, merchant: Merc
     completedAt: null,
     expiresAt,
   };
-  await saveNewPayment(tx, s, payment);
+  await savePendingPayment(tx, s, payment);
   await tx.qrCodes.insert(qrCode);
   if (merchant.mode === 'live') await tx.bankChecks.watch({ paymentId, ref1: bankReference, createdAt: now });
   return { qrCode, payment };

@@ -1,6 +1,7 @@
 import type { Merchant, Mode } from '../domain/merchant.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
 import { UNHOLDABLE_PROMPTPAY_ACCOUNT, type PromptPayAccount } from '../domain/promptpay-payload.js';
+import type { FoundApiKey } from '../ports/repositories.js';
 import type { Services } from './services.js';
 
 export interface NewMerchant {
@@ -35,13 +36,15 @@ function accountOf(s: Services, request: NewMerchant): PromptPayAccount {
 }
 
 /**
- * The merchant an API key belongs to, with the key's id and expiry, or null when unknown or revoked; the stored hash
- * is compared in constant time. Expiry is left to the caller, which may keep the answer for a moment.
+ * The merchant an API key belongs to, with the key's id, last four, expiry and permissions, or null when unknown or
+ * revoked; the stored hash is compared in constant time. Expiry is left to the caller, which may keep the answer for a moment.
  */
-export async function authenticate(s: Services, apiKey: string): Promise<{ merchant: Merchant; keyId: string; expiresAt: Date | null } | null> {
+export async function authenticate(s: Services, apiKey: string): Promise<Omit<FoundApiKey, 'keyHash'> | null> {
   const hash = s.apiKeys.hash(apiKey);
   const found = await s.uow.repos.merchants.findByApiKeyHash(hash);
-  return found && s.apiKeys.sameHash(found.keyHash, hash) ? { merchant: found.merchant, keyId: found.keyId, expiresAt: found.expiresAt } : null;
+  if (!found || !s.apiKeys.sameHash(found.keyHash, hash)) return null;
+  const { keyHash: _hash, ...key } = found;
+  return key;
 }
 
 /** The operator sets where a merchant's withdrawals go; false when there is no such merchant. */

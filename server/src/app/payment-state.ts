@@ -1,7 +1,7 @@
 import { paymentEvent, paymentEventKind } from '../domain/events.js';
 import type { Payment } from '../domain/payment.js';
 import { paymentTransactionState } from '../domain/transaction.js';
-import type { Repositories } from '../ports/repositories.js';
+import type { QrCodeWrites, Repositories } from '../ports/repositories.js';
 import { creditPayment } from './ledger.js';
 import type { Services } from './services.js';
 
@@ -17,8 +17,20 @@ export async function savePaymentState(tx: Repositories, s: Services, payment: P
   if (kind) await tx.events.record(paymentEvent(s.ids.next('event'), kind, payment, payment.updatedAt));
 }
 
-/** Records a new payment with its transaction row and its first event. */
+/** Records a new payment with its transaction row and its first event; one born succeeded (a card charge approved at once) is credited too. */
 export async function saveNewPayment(tx: Repositories, s: Services, payment: Payment): Promise<void> {
+  await insertNewPayment(tx, s, payment);
+  if (payment.status === 'succeeded') await creditPayment(tx, s, payment);
+  await announceNewPayment(tx, s, payment);
+}
+
+/** A new pending payment (a QR code's) leaves the ledger alone: its payment, transaction row and event are inserts only. */
+export async function savePendingPayment(tx: QrCodeWrites, s: Services, payment: Payment & { status: 'pending' }): Promise<void> {
+  await insertNewPayment(tx, s, payment);
+  await announceNewPayment(tx, s, payment);
+}
+
+async function insertNewPayment(tx: Pick<QrCodeWrites, 'payments' | 'transactions'>, s: Services, payment: Payment): Promise<void> {
   await tx.payments.insert(payment);
   await tx.transactions.insert({
     id: s.ids.next('transaction'),
@@ -30,7 +42,9 @@ export async function saveNewPayment(tx: Repositories, s: Services, payment: Pay
     currency: payment.currency,
     createdAt: payment.createdAt,
   });
-  if (payment.status === 'succeeded') await creditPayment(tx, s, payment); // a card charge approved at once
+}
+
+async function announceNewPayment(tx: Pick<QrCodeWrites, 'events'>, s: Services, payment: Payment): Promise<void> {
   const kind = paymentEventKind(payment);
   if (kind) await tx.events.record(paymentEvent(s.ids.next('event'), kind, payment, payment.createdAt));
 }

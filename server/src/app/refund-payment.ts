@@ -1,3 +1,4 @@
+import type { AuditContext } from '../domain/audit.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Payment } from '../domain/payment.js';
@@ -7,6 +8,7 @@ import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refu
 import { paymentTransactionState } from '../domain/transaction.js';
 import type { RefundOutcome } from '../ports/bank.js';
 import type { Repositories } from '../ports/repositories.js';
+import { recordAudit } from './audit.js';
 import { debit, drawForRefund } from './ledger.js';
 import { recordRefundOutcome } from './payouts.js';
 import type { Services } from './services.js';
@@ -28,9 +30,9 @@ async function payerAccountOf(tx: Repositories, payment: Payment): Promise<Payou
 /**
  * Records a refund, `pending`, with everything it takes, in the caller's transaction: the payment row stays locked
  * so two refunds never overdraw it, and the balance row so a refund never takes more than the merchant holds.
- * Nothing leaves the service here: `sendRefund` calls out once this has committed.
+ * Nothing leaves the service here: `sendRefund` calls out once this has committed. Audited as `context`'s doing.
  */
-export async function refundPayment(tx: Repositories, s: Services, merchant: Merchant, request: RefundRequest): Promise<Refund> {
+export async function refundPayment(tx: Repositories, s: Services, merchant: Merchant, request: RefundRequest, context: AuditContext): Promise<Refund> {
   const payment = await tx.payments.findById(merchant.id, request.paymentId, { lock: true });
   if (!payment) throw notFound('payment_not_found', request.paymentId);
   const amount = refundAmountFor(payment, request.amount);
@@ -65,6 +67,7 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
     createdAt: now,
   });
   await debit(tx, s, before, after, { merchantId: merchant.id, type: 'refund', amount: -amount, sourceId: refund.id }, draws);
+  await recordAudit(tx, s, context, merchant.id, 'refund_created', refund.id, { payment_id: payment.id, amount, reason: refund.reason });
   return refund;
 }
 

@@ -1,9 +1,11 @@
+import type { AuditContext } from '../domain/audit.js';
 import { notFound } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import { testEvent } from '../domain/test-event.js';
 import { assertWebhookUrlLength, type Delivery, type Webhook, type WebhookStatus } from '../domain/webhook.js';
 import { earlierSecretsAfterRotation, previousSecretExpiry } from '../domain/webhook-management.js';
 import type { Repositories, WebhookChanges } from '../ports/repositories.js';
+import { recordAudit } from './audit.js';
 import type { Services } from './services.js';
 import { retrieveWebhook, subscribedKinds } from './webhooks.js';
 
@@ -13,8 +15,11 @@ export interface WebhookUpdate {
   status?: WebhookStatus;
 }
 
-/** Changes the URL (checked as at registration), the kinds, or the status; `active` re-enables one a 410 disabled. */
-export async function updateWebhook(s: Services, merchant: Merchant, id: string, update: WebhookUpdate): Promise<Webhook> {
+/**
+ * Changes the URL (checked as at registration), the kinds, or the status; `active` re-enables one a 410 disabled.
+ * A change is audited as `context`'s doing; a request that changes nothing is not.
+ */
+export async function updateWebhook(s: Services, merchant: Merchant, id: string, update: WebhookUpdate, context: AuditContext): Promise<Webhook> {
   const changes: WebhookChanges = {};
   if (update.events !== undefined) changes.events = subscribedKinds(update.events);
   if (update.url !== undefined) {
@@ -25,7 +30,16 @@ export async function updateWebhook(s: Services, merchant: Merchant, id: string,
   }
   if (update.status !== undefined) changes.status = update.status;
   if (Object.keys(changes).length === 0) return retrieveWebhook(s, merchant, id);
-  return (await s.uow.run((tx) => tx.webhooks.update(merchant.id, id, changes))) ?? Promise.reject(notFound('webhook_not_found', id));
+  return s.uow.run(async (tx) => {
+    const updated = await tx.webhooks.update(merchant.id, id, changes);
+    if (!updated) throw notFound('webhook_not_found', id);
+    await recordAudit(tx, s, context, merchant.id, 'webhook_updated', id, {
+      ...(changes.url !== undefined ? { url: changes.url } : {}),
+      ...(changes.events !== undefined ? { events: changes.events.join(',') } : {}),
+      ...(changes.status !== undefined ? { status: changes.status } : {}),
+    });
+    return updated;
+  });
 }
 
 /**
@@ -38,6 +52,7 @@ export async function rotateWebhookSecret(
   merchant: Merchant,
   id: string,
   expirePreviousInSeconds: number | undefined,
+  context: AuditContext,
 ): Promise<string> {
   const now = s.clock.now();
   const replacedExpiresAt = previousSecretExpiry(expirePreviousInSeconds, now);
@@ -45,11 +60,12 @@ export async function rotateWebhookSecret(
   if (!current) throw notFound('webhook_not_found', id);
   const secret = s.ids.webhookSecret();
   await tx.webhooks.replaceSecrets(id, secret, earlierSecretsAfterRotation(current.secret, current.earlier, replacedExpiresAt, now));
+  await recordAudit(tx, s, context, merchant.id, 'webhook_secret_rotated', id, { previous_expires_at: replacedExpiresAt?.toISOString() ?? null });
   return secret;
 }
 
 /** A signed `webhook.test` event to this endpoint only: never fanned out, never listed by the events API. */
-export async function sendTestEvent(tx: Repositories, s: Services, merchant: Merchant, id: string): Promise<Delivery> {
+export async function sendTestEvent(tx: Repositories, s: Services, merchant: Merchant, id: string, context: AuditContext): Promise<Delivery> {
   const webhook = await tx.webhooks.findById(merchant.id, id);
   if (!webhook) throw notFound('webhook_not_found', id);
   const now = s.clock.now();
@@ -69,12 +85,22 @@ export async function sendTestEvent(tx: Repositories, s: Services, merchant: Mer
     createdAt: now,
   };
   await tx.deliveries.queueTest(event, delivery);
+  await recordAudit(tx, s, context, merchant.id, 'webhook_test_sent', webhook.id, { delivery_id: delivery.id });
   return delivery;
 }
 
 /** Delivers the event again now, also after `failed`: the same delivery, so the same `webhook-id`. */
-export async function retryDelivery(tx: Repositories, s: Services, merchant: Merchant, webhookId: string, deliveryId: string): Promise<Delivery> {
+export async function retryDelivery(
+  tx: Repositories,
+  s: Services,
+  merchant: Merchant,
+  webhookId: string,
+  deliveryId: string,
+  context: AuditContext,
+): Promise<Delivery> {
   if (!(await tx.webhooks.findById(merchant.id, webhookId))) throw notFound('webhook_not_found', webhookId);
   const delivery = await tx.deliveries.redeliver(merchant.id, webhookId, deliveryId, s.clock.now());
-  return delivery ?? Promise.reject(notFound('delivery_not_found', deliveryId));
+  if (!delivery) throw notFound('delivery_not_found', deliveryId);
+  await recordAudit(tx, s, context, merchant.id, 'delivery_retried', deliveryId, { webhook_id: webhookId });
+  return delivery;
 }

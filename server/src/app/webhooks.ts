@@ -1,9 +1,11 @@
+import type { AuditContext } from '../domain/audit.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { isEventKind, type EventKind } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import { assertRoomForWebhook, assertWebhookSecret, assertWebhookUrlLength, type Delivery, type Webhook } from '../domain/webhook.js';
 import type { Repositories } from '../ports/repositories.js';
+import { recordAudit } from './audit.js';
 import type { Services } from './services.js';
 
 export interface WebhookRegistration {
@@ -23,9 +25,15 @@ export function subscribedKinds(events: string[]): EventKind[] {
 
 /**
  * Registers an endpoint, within the merchant's limit even when registrations race. The URL is checked (DNS included,
- * before the lock is taken) but never called; the secret is stored, never returned.
+ * before the lock is taken) but never called; the secret is stored, never returned. Audited as `context`'s doing.
  */
-export async function registerWebhook(tx: Repositories, s: Services, merchant: Merchant, request: WebhookRegistration): Promise<Webhook> {
+export async function registerWebhook(
+  tx: Repositories,
+  s: Services,
+  merchant: Merchant,
+  request: WebhookRegistration,
+  context: AuditContext,
+): Promise<Webhook> {
   const events = subscribedKinds(request.events);
   if (request.secret !== undefined) assertWebhookSecret(request.secret);
   assertWebhookUrlLength(request.url);
@@ -33,6 +41,7 @@ export async function registerWebhook(tx: Repositories, s: Services, merchant: M
   assertRoomForWebhook(await tx.webhooks.countForRegistration(merchant.id));
   const webhook: Webhook = { id: s.ids.next('webhook'), merchantId: merchant.id, url: request.url, events, status: 'active', createdAt: s.clock.now() };
   await tx.webhooks.insert(webhook, request.secret ?? s.ids.webhookSecret());
+  await recordAudit(tx, s, context, merchant.id, 'webhook_created', webhook.id, { url: webhook.url, events: events.join(',') });
   return webhook;
 }
 
@@ -43,13 +52,21 @@ export async function retrieveWebhook(s: Services, merchant: Merchant, id: strin
 }
 
 /** Deleted webhooks receive nothing more; their id answers 404 from then on. */
-export async function deleteWebhook(s: Services, merchant: Merchant, id: string): Promise<void> {
-  const deleted = await s.uow.run((tx) => tx.webhooks.delete(merchant.id, id));
-  if (!deleted) throw notFound('webhook_not_found', id);
+export async function deleteWebhook(s: Services, merchant: Merchant, id: string, context: AuditContext): Promise<void> {
+  await s.uow.run(async (tx) => {
+    if (!(await tx.webhooks.delete(merchant.id, id))) throw notFound('webhook_not_found', id);
+    await recordAudit(tx, s, context, merchant.id, 'webhook_deleted', id);
+  });
 }
 
-export async function webhookSecret(s: Services, merchant: Merchant, id: string): Promise<string> {
-  return (await s.uow.repos.webhooks.secretOf(merchant.id, id)) ?? Promise.reject(notFound('webhook_not_found', id));
+/** The endpoint's secret; each reveal is audited, in a short transaction of its own, although nothing else changes. */
+export async function webhookSecret(s: Services, merchant: Merchant, id: string, context: AuditContext): Promise<string> {
+  return s.uow.run(async (tx) => {
+    const secret = await tx.webhooks.secretOf(merchant.id, id);
+    if (secret === null) throw notFound('webhook_not_found', id);
+    await recordAudit(tx, s, context, merchant.id, 'webhook_secret_revealed', id);
+    return secret;
+  });
 }
 
 export async function listDeliveries(s: Services, merchant: Merchant, webhookId: string, page: PageRequest): Promise<Page<Delivery>> {

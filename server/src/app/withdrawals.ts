@@ -1,4 +1,5 @@
 import { takeForWithdrawal } from '../domain/balance.js';
+import type { AuditContext } from '../domain/audit.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { withdrawalEvent } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
@@ -7,6 +8,7 @@ import { MIN_WITHDRAWAL, moveWithdrawal, type Failure, type Withdrawal, type Wit
 import type { WithdrawalFilter } from '../ports/ledger.js';
 import type { PayoutTransfer } from '../ports/payout-rail.js';
 import type { Repositories } from '../ports/repositories.js';
+import { recordAudit } from './audit.js';
 import { debit, giveBack, lockBalance } from './ledger.js';
 import type { Services } from './services.js';
 
@@ -15,8 +17,14 @@ export interface WithdrawalRequest {
   description?: string;
 }
 
-/** Takes `amount` from the available balance and sends it to the payout account the operator set. */
-export async function createWithdrawal(tx: Repositories, s: Services, merchant: Merchant, request: WithdrawalRequest): Promise<Withdrawal> {
+/** Takes `amount` from the available balance and sends it to the payout account the operator set; audited as `context`'s doing. */
+export async function createWithdrawal(
+  tx: Repositories,
+  s: Services,
+  merchant: Merchant,
+  request: WithdrawalRequest,
+  context: AuditContext,
+): Promise<Withdrawal> {
   if (!Number.isSafeInteger(request.amount) || request.amount < MIN_WITHDRAWAL) {
     throw new DomainError('invalid_amount', `A withdrawal is at least ${MIN_WITHDRAWAL} satang (1 THB); got ${request.amount}.`, 'amount');
   }
@@ -56,6 +64,7 @@ export async function createWithdrawal(tx: Repositories, s: Services, merchant: 
     withdrawalId: withdrawal.id,
   });
   await tx.events.record(withdrawalEvent(s.ids.next('event'), withdrawal, now));
+  await recordAudit(tx, s, context, merchant.id, 'withdrawal_requested', withdrawal.id, { amount: request.amount });
   return withdrawal;
 }
 

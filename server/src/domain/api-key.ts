@@ -1,8 +1,10 @@
+import type { Permission } from './permissions.js';
+
 /** One of a merchant's API keys, as the operator sees it: never the secret, never its hash. */
 export interface ApiKeyRecord {
   id: string;
   merchantId: string;
-  /** `sk_test_XXXX`: enough to recognise a key, never enough to use it. */
+  /** `sk_test_XXXX` or `rk_test_XXXX`: enough to recognise a key, never enough to use it. */
   prefix: string;
   /** The secret's last four characters; null for keys issued before they were kept. */
   last4: string | null;
@@ -10,6 +12,8 @@ export interface ApiKeyRecord {
   lastUsedAt: Date | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** What a restricted key may do; null: an unrestricted key, which may do everything. */
+  permissions: Permission[] | null;
 }
 
 /** A key authenticates until it is revoked or its expiry has come. */

@@ -11,6 +11,7 @@ export const errorCodes = [
   'card_payments_unavailable',
   'qr_payments_unavailable',
   'authentication_failed',
+  'permission_denied',
   'payment_not_found',
   'refund_not_found',
   'webhook_not_found',

@@ -17,3 +17,5 @@ export interface Merchant {
 
 /** API keys name their mode: `sk_test_...` drives the sandbox bank, `sk_live_...` the real one. */
 export const apiKeyPrefix = (mode: Mode): string => `sk_${mode}_`;
+/** A restricted key's prefix: it may do only what its permissions allow. */
+export const restrictedKeyPrefix = (mode: Mode): string => `rk_${mode}_`;

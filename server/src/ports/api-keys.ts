@@ -1,4 +1,5 @@
 import type { Mode } from '../domain/merchant.js';
+import type { Permission } from '../domain/permissions.js';
 
 export interface IssuedApiKey {
   id: string;
@@ -6,10 +7,12 @@ export interface IssuedApiKey {
   hash: string;
   prefix: string; // enough to recognise a key in logs, never enough to use it
   last4: string; // how the operator names a key to revoke
+  permissions: Permission[] | null; // null: unrestricted
 }
 
 export interface ApiKeys {
-  issue(mode: Mode): IssuedApiKey;
+  /** An unrestricted `sk_` key, or with `permissions` a restricted `rk_` one. */
+  issue(mode: Mode, permissions?: Permission[] | null): IssuedApiKey;
   hash(secret: string): string;
   /** Constant-time comparison of two hashes. */
   sameHash(a: string, b: string): boolean;

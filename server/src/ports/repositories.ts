@@ -3,6 +3,7 @@ import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
 import type { Merchant } from '../domain/merchant.js';
+import type { Permission } from '../domain/permissions.js';
 import type { DateRange, Page, PageRequest } from '../domain/page.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
 import type { QrCode } from '../domain/qr-code.js';
@@ -20,9 +21,20 @@ export interface MerchantRepository extends PayoutAccountStore {
    * The merchant owning an API key that is not revoked, found by the key's SHA-256 hash; `keyHash` is returned for a
    * constant-time compare, `expiresAt` for the caller to judge against its clock.
    */
-  findByApiKeyHash(hash: string): Promise<{ merchant: Merchant; keyHash: string; keyId: string; expiresAt: Date | null } | null>;
+  findByApiKeyHash(hash: string): Promise<FoundApiKey | null>;
   findById(id: string): Promise<Merchant | null>;
   count(): Promise<number>;
+}
+
+export interface FoundApiKey {
+  merchant: Merchant;
+  keyHash: string;
+  keyId: string;
+  /** Null for keys issued before the last four were kept. */
+  last4: string | null;
+  expiresAt: Date | null;
+  /** Null: an unrestricted key. */
+  permissions: Permission[] | null;
 }
 
 export interface NewApiKey {
@@ -30,6 +42,8 @@ export interface NewApiKey {
   hash: string;
   prefix: string;
   last4: string;
+  /** Null or absent: an unrestricted key. */
+  permissions?: Permission[] | null;
 }
 
 export interface ApiKeyRepository {
@@ -250,18 +264,30 @@ export interface KeyedRecord {
   notBefore: Date;
 }
 
+/**
+ * Everything creating a QR code writes, and nothing else: inserts only (no read, update or lock), so that they can be
+ * held and written together in one statement (`UnitOfWork.runInOneStatement`).
+ */
+export interface QrCodeWrites {
+  payments: Pick<PaymentRepository, 'insert'>;
+  transactions: Pick<TransactionRepository, 'insert'>;
+  events: EventOutbox;
+  qrCodes: Pick<QrCodeRepository, 'insert'>;
+  bankChecks: Pick<BankCheckQueue, 'watch'>;
+}
+
 export interface UnitOfWork {
   /** Runs `work` in one database transaction: all of its writes commit together or none do. */
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   /**
-   * For work that reads and inserts, nothing else: its inserts are held, then written together in ONE statement
-   * (one round trip; atomic without BEGIN and COMMIT). Given `keyed`, they are written only together with the record
-   * it returns for the result, and only if the key is free: no request holds it (see `IdempotencyStore.claim`) and
-   * no result is stored under it since `notBefore`. Otherwise nothing is written: `committed: false`.
+   * For QR creation: the inserts of `work` are held, then written together in ONE statement (one round trip; atomic
+   * without BEGIN and COMMIT). Given `keyed`, they are written only together with the record it returns for the
+   * result, and only if the key is free: no request holds it (see `IdempotencyStore.claim`) and no result is stored
+   * under it since `notBefore`. Otherwise nothing is written: `committed: false`.
    * `work` must have no effect outside the database, since it runs before the key is checked.
    */
   runInOneStatement<T>(
-    work: (repos: Repositories) => Promise<T>,
+    work: (writes: QrCodeWrites) => Promise<T>,
     keyed?: (result: T) => KeyedRecord | undefined,
   ): Promise<{ committed: true; result: T } | { committed: false }>;
   /** Repositories outside a transaction, for reads. */

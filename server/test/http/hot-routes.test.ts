@@ -7,6 +7,7 @@ import { histogramCounts } from '../support/metrics.js';
 import { rawExchange, requestHead, type RawAnswer } from '../support/raw-http.js';
 import { eventually } from '../support/receiver.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import type { Permission } from '../../src/domain/permissions.js';
 
 /**
  * The hot routes (src/adapters/http/hot-routes.ts) answer POST /qr-codes and GET /payments/{id} before Express. The
@@ -16,6 +17,13 @@ import { manualClock, startTestServer, type TestServer } from '../support/test-s
 const clock = manualClock(new Date('2026-11-20T08:00:00.000Z')); // frozen: keys stay recently checked, times compare
 const servers: Record<'on' | 'off', TestServer> = {} as never;
 const keys: Record<'on' | 'off', string> = {} as never;
+/** Restricted keys of each server's merchant: what each may do decides the answer on both lanes alike. */
+const restrictedKeys = { reader: ['payments:read'], writer: ['qr_codes:write'], pos: ['qr_codes:write', 'payments:read'] } satisfies Record<
+  string,
+  Permission[]
+>;
+type Restricted = keyof typeof restrictedKeys;
+const restricted: Record<'on' | 'off', Record<Restricted, string>> = { on: {} as never, off: {} as never };
 /** What each server logged: its access-log lines. */
 const logs: Record<'on' | 'off', Record<string, unknown>[]> = { on: [], off: [] };
 
@@ -37,7 +45,12 @@ beforeAll(async () => {
     startTestServer({ clock, env, logger: loggerInto(logs.on) }),
     startTestServer({ clock, env: { ...env, HOT_ROUTES: 'off' }, logger: loggerInto(logs.off) }),
   ]);
-  for (const lane of ['on', 'off'] as const) keys[lane] = (await servers[lane].merchant()).apiKey;
+  for (const lane of ['on', 'off'] as const) {
+    const merchant = await servers[lane].merchant();
+    keys[lane] = merchant.apiKey;
+    for (const [name, permissions] of Object.entries(restrictedKeys))
+      restricted[lane][name as Restricted] = await servers[lane].apiKey(merchant.id, permissions);
+  }
 });
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((server) => server.stop()));
@@ -68,6 +81,8 @@ type Step = {
   body?: unknown;
   options?: RequestOptions;
   apiKey?: string;
+  /** Sent with this restricted key of the lane's merchant. */
+  restricted?: Restricted;
 };
 
 const qr = { amount: 150000, currency: 'THB' };
@@ -131,6 +146,17 @@ const STEPS: Step[] = [
   { name: 'HEAD of an unknown payment', method: 'HEAD', path: '/Thai/v1/payments/pay_unknown' },
   { name: 'a method the payment does not serve', method: 'DELETE', path: (id) => `/Thai/v1/payments/${id}` },
   { name: 'a method QR codes do not serve', method: 'PUT', path: '/Thai/v1/qr-codes', body: qr },
+  { name: 'a QR code by a key that may only read payments', method: 'POST', path: '/Thai/v1/qr-codes', body: qr, restricted: 'reader' },
+  { name: 'the payment by a key that may only make QR codes', method: 'GET', path: (id) => `/Thai/v1/payments/${id}`, restricted: 'writer' },
+  { name: 'a QR code by a point-of-sale key', method: 'POST', path: '/v1/qr-codes', body: qr, restricted: 'pos' },
+  { name: 'the payment by a point-of-sale key', method: 'GET', path: (id) => `/Thai/v1/payments/${id}`, restricted: 'pos' },
+  {
+    name: 'a malformed body by a key that may only read payments',
+    method: 'POST',
+    path: '/Thai/v1/qr-codes',
+    options: { rawBody: '{"amount":' },
+    restricted: 'reader',
+  },
 ];
 
 async function hotRouteCount(server: TestServer): Promise<Record<string, number>> {
@@ -147,10 +173,12 @@ describe('the hot routes', () => {
     for (const lane of ['on', 'off'] as const) {
       const api = apiClient(servers[lane].url, { apiKey: keys[lane] });
       await api.get('/Thai/v1/payments/pay_warm_up'); // the key is checked once through Express, then known
+      for (const name of Object.keys(restrictedKeys) as Restricted[]) await api.get('/Thai/v1/payments/pay_warm_up', { apiKey: restricted[lane][name] });
       const first = await api.post('/Thai/v1/qr-codes', qr);
       for (const step of STEPS) {
         const path = typeof step.path === 'string' ? step.path : step.path(first.body.payment_id);
-        const options = { ...step.options, ...(step.apiKey !== undefined ? { apiKey: step.apiKey || undefined } : {}) };
+        const apiKey = step.restricted ? restricted[lane][step.restricted] : step.apiKey;
+        const options = { ...step.options, ...(apiKey !== undefined ? { apiKey: apiKey || undefined } : {}) };
         if (step.apiKey === '') options.headers = { ...options.headers, authorization: '' };
         const res = await api.send(step.method, path, step.body, options);
         answers[lane].push({ step: step.name, ...(normalized(res) as object) });
@@ -163,7 +191,7 @@ describe('the hot routes', () => {
     }
 
     // The same log lines (the requests' paths and statuses) and the same latency series by method, route and status.
-    const requests = 2 + STEPS.length;
+    const requests = 2 + Object.keys(restrictedKeys).length + STEPS.length;
     for (const lane of ['on', 'off'] as const)
       await eventually(() => logs[lane].filter((line) => line.msg === 'request').length === requests, `${lane}'s log lines`);
     const logged = (lane: 'on' | 'off') =>
@@ -179,13 +207,14 @@ describe('the hot routes', () => {
         .sort();
     expect(await latency('on')).toEqual(await latency('off'));
 
-    // Taken (13): the first QR code, the three plain ones, the keyed one, its replay and its reuse, the differing keys and
-    // the amount out of range (both refused by the handler), the BOM body, both retrievals and the unknown payment.
-    // Passed on (14): the warm-up (key not yet known), the empty key, the wrong type, the unknown field, the two bodies
-    // that are not JSON objects, the NUL, the text body, the unknown key, the escaped id, the query string, no key, and
-    // the unknown and missing keys with bodies (never read). The POST with a query string, the trailing slash, HEAD and
-    // the methods not served are not the hot routes' at all.
-    expect(await hotRouteCount(servers.on)).toEqual({ taken: 13, passed_on: 14 });
+    // Taken (18): the first QR code, the three plain ones, the keyed one, its replay and its reuse, the differing keys and
+    // the amount out of range (both refused by the handler), the BOM body, both retrievals, the unknown payment, and the
+    // five requests of restricted keys (three refused for a permission they lack, before any body is read).
+    // Passed on (17): the four warm-ups (keys not yet known), the empty key, the wrong type, the unknown field, the two
+    // bodies that are not JSON objects, the NUL, the text body, the unknown key, the escaped id, the query string, no
+    // key, and the unknown and missing keys with bodies (never read). The POST with a query string, the trailing slash,
+    // HEAD and the methods not served are not the hot routes' at all.
+    expect(await hotRouteCount(servers.on)).toEqual({ taken: 18, passed_on: 17 });
     expect(await hotRouteCount(servers.off)).toEqual({});
   });
 

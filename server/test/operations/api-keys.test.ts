@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listApiKeys, revokeApiKey, rollApiKey } from '../../src/app/api-keys.js';
+import { operatorContext } from '../../src/domain/audit.js';
 import { buildApp } from '../../src/main.js';
 import { durableDatabase } from '../webhooks/fixtures.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
@@ -45,7 +46,7 @@ describe('API key rotation', () => {
     const merchant = await home.merchant();
     expect(await onBoth(merchant.apiKey)).toEqual([200, 200]); // both instances now hold the old key in their caches
 
-    const { apiKey: rolled, replaced } = await rollApiKey(services(), merchant.id, 5_000);
+    const { apiKey: rolled, replaced } = await rollApiKey(services(), merchant.id, 5_000, operatorContext);
     expect(replaced.map((key) => key.expiresAt?.toISOString())).toEqual([new Date(clock.now().getTime() + 5_000).toISOString()]);
     expect(await onBoth(rolled)).toEqual([200, 200]);
     expect(await onBoth(merchant.apiKey)).toEqual([200, 200]);
@@ -65,15 +66,15 @@ describe('API key rotation', () => {
     const merchant = await home.merchant();
     clock.advance(1);
     const secondAt = clock.now().getTime();
-    const second = await rollApiKey(services(), merchant.id, 60_000);
+    const second = await rollApiKey(services(), merchant.id, 60_000, operatorContext);
     clock.advance(1);
-    const third = await rollApiKey(services(), merchant.id, 3_600_000);
+    const third = await rollApiKey(services(), merchant.id, 3_600_000, operatorContext);
     const keys = await listApiKeys(services(), merchant.id);
     expect(keys.map((key) => key.last4)).toEqual([third.apiKey.slice(-4), second.apiKey.slice(-4), merchant.apiKey.slice(-4)]);
     expect(keys[1]!.expiresAt!.getTime() - clock.now().getTime()).toBe(3_600_000);
     expect(keys[2]!.expiresAt!.getTime() - secondAt).toBe(60_000); // not pushed back by the later roll
 
-    const fourth = await rollApiKey(services(), merchant.id, 0);
+    const fourth = await rollApiKey(services(), merchant.id, 0, operatorContext);
     expect(await onBoth(second.apiKey)).toEqual([401, 401]);
     expect(await onBoth(third.apiKey)).toEqual([401, 401]);
     expect(await onBoth(fourth.apiKey)).toEqual([200, 200]);
@@ -81,21 +82,21 @@ describe('API key rotation', () => {
 
   it('a revoked key answers 401 on another instance within a second', async () => {
     const merchant = await home.merchant();
-    const spare = await rollApiKey(services(), merchant.id, 86_400_000);
+    const spare = await rollApiKey(services(), merchant.id, 86_400_000, operatorContext);
     expect(await onBoth(merchant.apiKey)).toEqual([200, 200]);
 
-    const revoked = await revokeApiKey(services(), merchant.id, merchant.apiKey.slice(-4));
+    const revoked = await revokeApiKey(services(), merchant.id, merchant.apiKey.slice(-4), operatorContext);
     expect(revoked.revokedAt).not.toBeNull();
     clock.advance(1_000);
     expect(await onBoth(merchant.apiKey)).toEqual([401, 401]);
     expect(await onBoth(spare.apiKey)).toEqual([200, 200]);
-    await expect(revokeApiKey(services(), merchant.id, merchant.apiKey.slice(-4))).rejects.toThrow(/no unrevoked key ending/);
+    await expect(revokeApiKey(services(), merchant.id, merchant.apiKey.slice(-4), operatorContext)).rejects.toThrow(/no unrevoked key ending/);
   });
 
   it("keeps each key's last use, written in batches, and lists keys without the key itself", async () => {
     const merchant = await home.merchant();
     clock.advance(1);
-    const unused = await rollApiKey(services(), merchant.id, 86_400_000);
+    const unused = await rollApiKey(services(), merchant.id, 86_400_000, operatorContext);
     clock.advance(1_000);
     const usedAt = clock.now().toISOString();
     expect(await onBoth(merchant.apiKey)).toEqual([200, 200]);

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
+import { createApiKey } from '../../src/app/api-keys.js';
 import { createMerchant } from '../../src/app/merchants.js';
 import { loadConfig } from '../../src/config.js';
+import { operatorContext, type AuditEntry } from '../../src/domain/audit.js';
 import type { PayoutAccount } from '../../src/domain/payout-account.js';
+import type { Permission } from '../../src/domain/permissions.js';
 import type { PromptPayAccount } from '../../src/domain/promptpay-payload.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import type { CustomerBank } from '../../src/ports/bank.js';
@@ -40,6 +43,10 @@ export interface TestServer {
   running: RunningServer;
   /** A new merchant with its own test key: every test makes the records it reads. */
   merchant(options?: MerchantOptions): Promise<{ id: string; apiKey: string }>;
+  /** One more key for the merchant, as the operator's `keys create`: restricted to `permissions` (an `rk_` key), or unrestricted when null. */
+  apiKey(merchantId: string, permissions: Permission[] | null): Promise<string>;
+  /** The merchant's audit log, newest first (it is not part of the API). */
+  auditEntries(merchantId: string): Promise<AuditEntry[]>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +99,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async merchant({ mode = 'test', account, name = 'Test merchant', feeBps, payoutAccount }: MerchantOptions = {}) {
       const { merchant, apiKey } = await createMerchant(running.runtime.services, { name, mode, account, feeBps, payoutAccount });
       return { id: merchant.id, apiKey };
+    },
+    async apiKey(merchantId, permissions) {
+      return (await createApiKey(running.runtime.services, merchantId, permissions, operatorContext)).apiKey;
+    },
+    async auditEntries(merchantId) {
+      return (await running.runtime.services.uow.repos.audit.list(merchantId, {}, { limit: 1000, offset: 0 })).items;
     },
     async stop() {
       await running.stop();

@@ -7,6 +7,7 @@ import type { KeyUsage } from '../../ports/api-keys.js';
 import { accessLog } from './access-log.js';
 import { requireApiKey } from './auth.js';
 import { contractMethods } from './contract-methods.js';
+import { requirePermission } from './operation-permissions.js';
 import { invalidJson, jsonBody } from './json-body.js';
 import { answerError, sendError, serviceUnavailable } from './errors.js';
 import { failedAuthenticationLimit, rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
@@ -68,8 +69,8 @@ function fromBodyParserError(error: unknown): DomainError | null {
 
 /**
  * The HTTP service: the hot routes (./hot-routes.ts) in front of the Express app that serves everything. Steps both
- * lanes take are defined once and used by each: the headers of every answer (./response-headers.ts), the API key check
- * and the limits before any body is read (./auth.ts, ./rate-limit.ts), the body's deadline (./body-deadline.ts), the
+ * lanes take are defined once and used by each: the headers of every answer (./response-headers.ts), the API key check,
+ * the limits and the key's permissions before any body is read (./auth.ts, ./rate-limit.ts, ./operation-permissions.ts), the body's deadline (./body-deadline.ts), the
  * access log (./access-log.ts), the metrics (./request-metrics.ts) and the error envelope (./errors.ts).
  */
 export function createApp(deps: AppDeps): RequestListener {
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps): RequestListener {
   // validated against the contract's paths served there, routed.
   const authenticated = requireApiKey(s, deps.keyUsage, failedAuthenticationLimit(s.clock, deps.authFailureLimitPerSecond));
   const perMerchant = rateLimitPerMerchant(s.clock, deps.rateLimitPerSecond);
+  const permitted = requirePermission();
   const apiHeaders: RequestHandler = (_req, res, next) => {
     merchantApiResponse(res);
     next();
@@ -121,7 +123,7 @@ export function createApp(deps: AppDeps): RequestListener {
     reportRoutes(s),
   ];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
-    app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, body, validator, ...routes));
+    app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, permitted, body, validator, ...routes));
   }
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');

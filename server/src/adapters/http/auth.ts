@@ -3,11 +3,13 @@ import { LRUCache } from 'lru-cache';
 import { authenticate } from '../../app/merchants.js';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
+import type { AuditContext } from '../../domain/audit.js';
 import type { Merchant } from '../../domain/merchant.js';
+import type { Permission } from '../../domain/permissions.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
 import { clientAddress, type RateLimiter } from './rate-limit.js';
 
-const BEARER = /^Bearer (sk_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
+const BEARER = /^Bearer ([sr]k_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
 
 /** How long a looked-up key is trusted without asking the database again: a revocation reaches every instance within a second. */
 export const KEY_RECHECK_MS = 800;
@@ -15,9 +17,19 @@ export const KEY_RECHECK_MS = 800;
 export interface KnownKey {
   merchant: Merchant;
   keyId: string;
+  last4: string;
   expiresAt: number; // Infinity: no expiry
   checkedAt: number;
+  /** What a restricted key may do (./operation-permissions.ts); null: an unrestricted key. */
+  permissions: Permission[] | null;
 }
+
+/** Who is acting, for the audit log: the key by its last four, through the API, from the request's client address. */
+export const auditContextOf = (key: KnownKey, clientAddress: string): AuditContext => ({
+  actor: { kind: 'api_key', keyId: key.keyId, last4: key.last4 },
+  channel: 'api',
+  clientAddress,
+});
 
 /** The API key check: Express middleware, and a synchronous look into what it already knows (for ./hot-routes.ts). */
 export interface ApiKeyCheck {
@@ -27,7 +39,7 @@ export interface ApiKeyCheck {
 }
 
 /**
- * `Authorization: Bearer sk_test_...`: a missing, malformed, unknown, expired or revoked key gets the same 401. A key
+ * `Authorization: Bearer sk_test_...` (or a restricted `rk_test_...`): a missing, malformed, unknown, expired or revoked key gets the same 401. A key
  * found is remembered (by hash, never the key itself) for KEY_RECHECK_MS, so a busy merchant costs one lookup per
  * instance and per 0.8 s, not one per request; concurrent requests share that lookup. Expiry is checked on every request.
  *
@@ -43,7 +55,14 @@ export function requireApiKey(s: Services, usage: KeyUsage, failures: RateLimite
     if (!pending) {
       pending = authenticate(s, apiKey)
         .then((found) => {
-          const key = found && { merchant: found.merchant, keyId: found.keyId, expiresAt: found.expiresAt?.getTime() ?? Infinity, checkedAt: now };
+          const key = found && {
+            merchant: found.merchant,
+            keyId: found.keyId,
+            last4: found.last4 ?? '????', // keys issued before the last four were kept
+            expiresAt: found.expiresAt?.getTime() ?? Infinity,
+            checkedAt: now,
+            permissions: found.permissions,
+          };
           if (key) known.set(hash, key);
           else known.delete(hash);
           return key;
@@ -77,6 +96,8 @@ export function requireApiKey(s: Services, usage: KeyUsage, failures: RateLimite
     }
     usage.touch(key.keyId, now);
     res.locals.merchant = key.merchant;
+    res.locals.apiKey = key;
+    res.locals.audit = auditContextOf(key, clientAddress(req));
     next();
   };
   const recent = (authorization: string | undefined, nowMs: number): KnownKey | undefined => {

@@ -15,6 +15,7 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   card_payments_unavailable: [400, 'validation_error'],
   qr_payments_unavailable: [400, 'validation_error'],
   authentication_failed: [401, 'authentication_error'],
+  permission_denied: [403, 'permission_error'],
   insufficient_funds: [402, 'payment_error'],
   card_declined: [402, 'payment_error'],
   payment_not_found: [404, 'not_found'],

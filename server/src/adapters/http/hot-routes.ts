@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
-import type { ApiKeyCheck } from './auth.js';
+import { auditContextOf, type ApiKeyCheck, type KnownKey } from './auth.js';
 import { logAnswer } from './access-log.js';
 import { startBodyDeadline } from './body-deadline.js';
 import { contractAnswerValidator, contractBodyValidator, operationBasePaths } from './contract-schemas.js';
@@ -10,7 +10,9 @@ import { answerError, jsonResponse, sendWire, type Answer, type WireResponse } f
 import type { MutationRequest, SendWire } from './idempotency.js';
 import { MAX_BODY_BYTES, parseJsonText, PRE_READ } from './json-body.js';
 import { COUNTED, type RateLimiter } from './rate-limit.js';
-import { observeAnswer, type HttpMetrics } from './request-metrics.js';
+import { observeAnswer, UNMATCHED, type HttpMetrics } from './request-metrics.js';
+import { permissionDenied } from './operation-permissions.js';
+import { clientAddress } from './rate-limit.js';
 import { merchantApiResponse } from './response-headers.js';
 import type { RateDecision } from '../../domain/token-bucket.js';
 import type { Merchant } from '../../domain/merchant.js';
@@ -69,15 +71,15 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
   const paymentBases = new Map(operationBasePaths('retrievePayment').map((base) => [`${base}/payments/`, `${base}/payments/:payment_id`]));
 
   /** Past this point the request is this lane's: it gets its id, log line, metrics and rate headers, then its answer. */
-  const take = (req: IncomingMessage, res: ServerResponse, route: string, merchant: Merchant, keyId: string, now: Date): Answer => {
+  const take = (req: IncomingMessage, res: ServerResponse, route: string, key: KnownKey, now: Date): Answer => {
     const answer = res as Answer;
     const requestId = s.ids.next('request');
-    answer.locals = { requestId, merchant };
+    answer.locals = { requestId, merchant: key.merchant, apiKey: key, audit: auditContextOf(key, clientAddress(req)) };
     res.setHeader('Request-Id', requestId);
     merchantApiResponse(res);
     if (logger.isLevelEnabled('info')) logAnswer(logger, req.method!, req.url!, answer);
     if (deps.metrics) observeAnswer(deps.metrics, req.method!, route, res);
-    deps.keyUsage.touch(keyId, now);
+    deps.keyUsage.touch(key.keyId, now);
     deps.metrics?.countHotRoute('taken');
     return answer;
   };
@@ -94,8 +96,11 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
     const now = s.clock.now();
     const entry = admitted(req, now);
     if (!entry) return false;
-    const answer = take(req, res, route, entry.key.merchant, entry.key.keyId, now);
+    // As on the Express lane: a key without the permission is refused before routing (so its metrics route is unmatched).
+    const denied = permissionDenied(entry.key.permissions, 'retrievePayment');
+    const answer = take(req, res, denied ? UNMATCHED : route, entry.key, now);
     if (entry.decision) deps.perMerchant.announce(res, entry.decision);
+    if (denied) return (answerError(answer, denied, logger), true);
     deps.retrievePayment(entry.key.merchant, paymentId).then(
       (body) => sendPayment(answer, jsonResponse(200, body)),
       (error: unknown) => answerError(answer, error, logger),
@@ -118,11 +123,14 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
     const now = s.clock.now();
     const entry = admitted(req, now);
     if (!entry) return false;
+    // As on the Express lane: a key without the permission is refused before the body is read, and before routing.
+    const denied = permissionDenied(entry.key.permissions, 'createQrCode');
     const answer = (): Answer => {
-      const taken = take(req, res, route, entry.key.merchant, entry.key.keyId, now);
+      const taken = take(req, res, denied ? UNMATCHED : route, entry.key, now);
       if (entry.decision) deps.perMerchant.announce(res, entry.decision);
       return taken;
     };
+    if (denied) return (answerError(answer(), denied, logger), true);
 
     const deadline = startBodyDeadline(req, res, deps.requestBodyTimeoutMs, (error) => answerError(answer(), error, logger));
     const chunks: Buffer[] = [];

@@ -3,11 +3,12 @@ import canonicalize from 'canonicalize';
 import type { IncomingHttpHeaders } from 'node:http';
 import { idempotencyLifetimeMs } from '../../app/expire-overdue-payments.js';
 import type { Services } from '../../app/services.js';
+import type { AuditContext } from '../../domain/audit.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Merchant } from '../../domain/merchant.js';
-import type { Repositories } from '../../ports/repositories.js';
+import type { QrCodeWrites, Repositories } from '../../ports/repositories.js';
 import { errorResponse, sendWire, type Answer, type WireResponse } from './errors.js';
-import { merchantOf, requestIdOf } from './request-context.js';
+import { auditOf, merchantOf, requestIdOf } from './request-context.js';
 
 /** How an answer is written (the hot routes check it against the contract first in tests). */
 export type SendWire = (res: Answer, wire: WireResponse) => void;
@@ -19,10 +20,12 @@ export interface MutationRequest {
   params: Record<string, unknown>;
 }
 
-export interface MutationContext {
-  tx: Repositories;
+export interface MutationContext<Tx = Repositories> {
+  tx: Tx;
   merchant: Merchant;
   requestId: string;
+  /** Who is acting, for the audit entry an audited use case writes with `tx`. */
+  audit: AuditContext;
 }
 
 /**
@@ -67,8 +70,13 @@ function fingerprintOf(operation: string, req: MutationRequest): string {
     .digest('hex');
 }
 
+type Perform<Tx> = (ctx: MutationContext<Tx>, req: MutationRequest) => Promise<WireResponse>;
+
+/** How a mutation's work is written: in a transaction, or (QR creation's inserts) in one statement. */
+type Lane = { inOneStatement: false; perform: Perform<Repositories> } | { inOneStatement: true; perform: Perform<QrCodeWrites> };
+
 /** Without a key there is no gate: the held inserts are always written (or the statement fails as a whole). */
-async function unkeyedInOneStatement(s: Services, work: (tx: Repositories) => Promise<WireResponse>): Promise<WireResponse> {
+async function unkeyedInOneStatement(s: Services, work: (writes: QrCodeWrites) => Promise<WireResponse>): Promise<WireResponse> {
   const written = await s.uow.runInOneStatement(work);
   if (!written.committed) throw new Error('an ungated one-statement write wrote nothing');
   return written.result;
@@ -80,28 +88,32 @@ async function unkeyedInOneStatement(s: Services, work: (tx: Repositories) => Pr
  * server instances, answer 409 idempotency_key_in_use instead of running twice. A refusal (404, 422) rolls the
  * business writes back and is stored in a second transaction, so the success path needs no savepoint.
  *
- * `insertsOnly` operations (their work reads and inserts, and has no effect outside the database) take the
- * one-statement path: without a key, their inserts are written in one round trip; with a key, the inserts and the
- * stored result are written in one round trip if the key is free. If it is not, nothing was written, and the
- * transaction above decides: replay, 409, or (a lapsed key) a new result.
+ * QR creation (`idempotentQrCodeWrite`) takes the one-statement path: without a key, its inserts are written in one
+ * round trip; with a key, the inserts and the stored result are written in one round trip if the key is free. If it
+ * is not, nothing was written, and the transaction above decides: replay, 409, or (a lapsed key) a new result.
  *
  * A `FollowedAnswer` (see `followedBy`) commits with a still-running mark under the key instead of its result; its
  * follow-up runs after the commit, and its answer is sent and stored in place of the mark.
  */
-export function idempotentMutation(
-  s: Services,
-  operation: string,
-  perform: (ctx: MutationContext, req: MutationRequest) => Promise<WireResponse>,
-  options: { insertsOnly?: boolean; send?: SendWire } = {},
-) {
-  const send = options.send ?? sendWire;
+export function idempotentMutation(s: Services, operation: string, perform: Perform<Repositories>, options: { send?: SendWire } = {}) {
+  return mutation(s, operation, { inOneStatement: false, perform }, options.send);
+}
+
+/** `idempotentMutation` for creating a QR code: its writes, inserts only, go in one statement with the stored result. */
+export function idempotentQrCodeWrite(s: Services, operation: string, perform: Perform<QrCodeWrites>, options: { send?: SendWire } = {}) {
+  return mutation(s, operation, { inOneStatement: true, perform }, options.send);
+}
+
+function mutation(s: Services, operation: string, lane: Lane, send: SendWire = sendWire) {
   return async (req: MutationRequest, res: Answer): Promise<void> => {
     const merchant = merchantOf(res);
     const requestId = requestIdOf(res);
     const key = idempotencyKeyOf(req);
-    const work = (tx: Repositories) => perform({ tx, merchant, requestId }, req);
+    const audit = auditOf(res);
+    const work = (tx: Repositories) => lane.perform({ tx, merchant, requestId, audit }, req);
+    const writesOnly = lane.inOneStatement ? (writes: QrCodeWrites) => lane.perform({ tx: writes, merchant, requestId, audit }, req) : undefined;
     if (key === undefined) {
-      const first = options.insertsOnly ? await unkeyedInOneStatement(s, work) : await s.uow.run(work);
+      const first = writesOnly ? await unkeyedInOneStatement(s, writesOnly) : await s.uow.run(work);
       send(res, isFollowed(first) ? await first.afterCommit() : first);
       return;
     }
@@ -128,8 +140,8 @@ export function idempotentMutation(
         return { wire, replayed: false, storedAt: now };
       });
     /** The one-statement path: the answer if it was written with its record, else undefined. */
-    const atOnce = async () => {
-      const written = await s.uow.runInOneStatement(work, (wire) =>
+    const atOnce = async (writes: (writes: QrCodeWrites) => Promise<WireResponse>) => {
+      const written = await s.uow.runInOneStatement(writes, (wire) =>
         isReplayable(wire.status)
           ? { merchantId: merchant.id, key, notBefore: notBefore(), response: { fingerprint, status: wire.status, body: wire.body, createdAt: s.clock.now() } }
           : undefined,
@@ -139,7 +151,7 @@ export function idempotentMutation(
 
     let result: { wire: WireResponse; replayed: boolean; storedAt?: Date };
     try {
-      result = (options.insertsOnly && (await atOnce())) || (await underKey(work));
+      result = (writesOnly && (await atOnce(writesOnly))) || (await underKey(work));
     } catch (error) {
       if (!(error instanceof DomainError) || error.code.startsWith('idempotency_key_')) throw error;
       // The business writes rolled back with the transaction; record the refusal under the key in a second one,

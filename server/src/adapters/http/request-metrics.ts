@@ -16,6 +16,9 @@ export interface HttpMetrics {
  * The base path a router is mounted at is only on the request while it routes (an error answered after it is gone),
  * so it is read when routing names the route.
  */
+/** The route of an answer given before routing: a 401, a 429, a 403 for a permission the key lacks. */
+export const UNMATCHED = 'unmatched';
+
 function routeOf(req: Request): () => string {
   let route: { path: string } | undefined;
   let base = '';
@@ -28,7 +31,7 @@ function routeOf(req: Request): () => string {
       base = req.baseUrl;
     },
   });
-  return () => (route ? `${base}${route.path}` : 'unmatched');
+  return () => (route ? `${base}${route.path}` : UNMATCHED);
 }
 
 /** Times one request to its answer; the route is read when the answer has gone out (routing names it). */

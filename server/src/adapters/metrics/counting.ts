@@ -1,13 +1,13 @@
 import type { Payment } from '../../domain/payment.js';
 import type { DomainEvent } from '../../domain/events.js';
 import type { OperationalMetrics } from '../../ports/metrics.js';
-import type { Repositories, UnitOfWork } from '../../ports/repositories.js';
+import type { QrCodeWrites, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import type { DeliveryQueue } from '../../ports/webhook-delivery.js';
 
 type Report = () => void;
 
-/** Repositories that note, for after the commit, the payments inserted and the payment outcomes announced. */
-function noting(repos: Repositories, metrics: OperationalMetrics, reports: Report[]): Repositories {
+/** Repositories (or QR creation's writes) that note, for after the commit, the payments inserted and the payment outcomes announced. */
+function noting<Writes extends Repositories | QrCodeWrites>(repos: Writes, metrics: OperationalMetrics, reports: Report[]): Writes {
   return {
     ...repos,
     payments: {
@@ -44,7 +44,7 @@ export function countingUnitOfWork(uow: UnitOfWork, metrics: OperationalMetrics)
     },
     async runInOneStatement(work, keyed) {
       const reports: Report[] = [];
-      const written = await uow.runInOneStatement((repos) => work(noting(repos, metrics, reports)), keyed);
+      const written = await uow.runInOneStatement((writes) => work(noting(writes, metrics, reports)), keyed);
       if (written.committed) reportAll(reports);
       return written;
     },

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { KeyedRecord, Repositories, UnitOfWork } from '../../ports/repositories.js';
+import type { KeyedRecord, QrCodeWrites, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
 import { bankCheckQueue, bankReturnQueue, bankTransactionRepository } from './repositories/bank.js';
 import { apiKeyRepository } from './repositories/api-keys.js';
@@ -44,55 +44,14 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   taxInvoices: taxInvoiceRepository(db),
 });
 
-const notHeld = (what: string) => () => Promise.reject(new Error(`${what} cannot be held for one statement; run this work in a transaction (uow.run)`));
-
-/** Reads go straight to the database; inserts are held; any other write would escape the statement, so it is refused. */
-function heldRepositories(knex: Knex, held: HeldInserts): Repositories {
-  const repos = repositoriesOn(knex, held.insert);
+/** QR creation's writes, held to be written in one statement. */
+function heldQrCodeWrites(knex: Knex, held: HeldInserts): QrCodeWrites {
   return {
-    ...repos,
-    payments: {
-      ...repos.payments,
-      update: notHeld('payments.update'),
-      lockOverdueTestPayments: notHeld('payments.lockOverdueTestPayments'),
-      findById: (merchantId, id, options) => (options?.lock ? notHeld('a locking payments.findById')() : repos.payments.findById(merchantId, id)),
-    },
-    transactions: {
-      ...repos.transactions,
-      updatePaymentTransaction: notHeld('transactions.updatePaymentTransaction'),
-      updateRefundTransaction: notHeld('transactions.updateRefundTransaction'),
-    },
-    webhooks: {
-      ...repos.webhooks,
-      countForRegistration: notHeld('webhooks.countForRegistration'),
-      delete: notHeld('webhooks.delete'),
-      disable: notHeld('webhooks.disable'),
-      update: notHeld('webhooks.update'),
-      secretsForRotation: notHeld('webhooks.secretsForRotation'),
-      replaceSecrets: notHeld('webhooks.replaceSecrets'),
-      forgetExpiredSecrets: notHeld('webhooks.forgetExpiredSecrets'),
-    },
-    deliveries: { ...repos.deliveries, queueTest: notHeld('deliveries.queueTest'), redeliver: notHeld('deliveries.redeliver') },
-    eventLog: { ...repos.eventLog, purgeOlderThan: notHeld('eventLog.purgeOlderThan') },
-    idempotency: { claim: notHeld('idempotency.claim'), save: notHeld('idempotency.save'), purgeOlderThan: notHeld('idempotency.purgeOlderThan') },
-    // Ledger writes go with locks and updates: always in a transaction.
-    balances: { ...repos.balances, lock: notHeld('balances.lock'), adjust: notHeld('balances.adjust'), append: notHeld('balances.append') },
-    bankTransactions: {
-      ...repos.bankTransactions,
-      record: notHeld('bankTransactions.record'),
-      lockUnmatched: notHeld('bankTransactions.lockUnmatched'),
-      setResolution: notHeld('bankTransactions.setResolution'),
-    },
-    bankReturns: { lockUnexported: notHeld('bankReturns.lockUnexported'), markExported: notHeld('bankReturns.markExported') },
-    bankChecks: { ...repos.bankChecks, claimDue: notHeld('bankChecks.claimDue') },
-    taxInvoices: {
-      ...repos.taxInvoices,
-      setTaxDetails: notHeld('taxInvoices.setTaxDetails'),
-      lockSequence: notHeld('taxInvoices.lockSequence'),
-      advanceSequence: notHeld('taxInvoices.advanceSequence'),
-      insert: notHeld('taxInvoices.insert'),
-      storePdf: notHeld('taxInvoices.storePdf'),
-    },
+    payments: { insert: paymentRepository(knex, held.insert).insert },
+    transactions: { insert: transactionRepository(knex, held.insert).insert },
+    events: eventOutbox(knex, held.insert),
+    qrCodes: { insert: qrCodeRepository(knex, held.insert).insert },
+    bankChecks: { watch: bankCheckQueue(knex, held.insert).watch },
   };
 }
 
@@ -100,9 +59,9 @@ export function createUnitOfWork(knex: Knex): UnitOfWork {
   return {
     repos: repositoriesOn(knex),
     run: (work) => knex.transaction((trx) => work(repositoriesOn(trx))),
-    async runInOneStatement<T>(work: (repos: Repositories) => Promise<T>, keyed?: (result: T) => KeyedRecord | undefined) {
+    async runInOneStatement<T>(work: (writes: QrCodeWrites) => Promise<T>, keyed?: (result: T) => KeyedRecord | undefined) {
       const held = new HeldInserts();
-      const result = await work(heldRepositories(knex, held));
+      const result = await work(heldQrCodeWrites(knex, held));
       const record = keyed?.(result);
       const committed = await held.commit(knex, record && storeIfKeyFree(record));
       return committed ? { committed, result } : { committed };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { apiKeyPrefix } from '../../domain/merchant.js';
+import { apiKeyPrefix, restrictedKeyPrefix } from '../../domain/merchant.js';
 import type { ApiKeys } from '../../ports/api-keys.js';
 import { randomIds } from './random-ids.js';
 
@@ -7,9 +7,9 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 
 /** Keys carry 192 random bits, so a fast hash (SHA-256) is enough: there is nothing to brute-force. */
 export const sha256ApiKeys: ApiKeys = {
-  issue(mode) {
-    const secret = `${apiKeyPrefix(mode)}${randomBytes(24).toString('base64url')}`;
-    return { id: randomIds.next('apiKey'), secret, hash: sha256(secret), prefix: secret.slice(0, 12), last4: secret.slice(-4) };
+  issue(mode, permissions = null) {
+    const secret = `${permissions ? restrictedKeyPrefix(mode) : apiKeyPrefix(mode)}${randomBytes(24).toString('base64url')}`;
+    return { id: randomIds.next('apiKey'), secret, hash: sha256(secret), prefix: secret.slice(0, 12), last4: secret.slice(-4), permissions };
   },
   hash: sha256,
   sameHash(a, b) {

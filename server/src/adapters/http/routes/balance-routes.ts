@@ -51,9 +51,9 @@ export function balanceRoutes(s: Services): Router {
 
   router.post(
     '/withdrawals',
-    idempotentMutation(s, 'createWithdrawal', async ({ tx, merchant }, req) => {
+    idempotentMutation(s, 'createWithdrawal', async ({ tx, merchant, audit }, req) => {
       const body = req.body as components['schemas']['CreateWithdrawalRequest'];
-      return jsonResponse(200, toWithdrawalBody(await createWithdrawal(tx, s, merchant, { amount: body.amount, description: body.description })));
+      return jsonResponse(200, toWithdrawalBody(await createWithdrawal(tx, s, merchant, { amount: body.amount, description: body.description }, audit)));
     }),
   );
 

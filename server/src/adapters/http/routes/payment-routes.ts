@@ -8,7 +8,7 @@ import type { Services } from '../../../app/services.js';
 import type { Merchant } from '../../../domain/merchant.js';
 import { settlePayment } from '../../../app/settle-payment.js';
 import { errorResponse, jsonResponse } from '../errors.js';
-import { followedBy, idempotentMutation, type MutationRequest, type SendWire } from '../idempotency.js';
+import { followedBy, idempotentMutation, idempotentQrCodeWrite, type MutationRequest, type SendWire } from '../idempotency.js';
 import { dateRangeOf, enumParam, pageRequestOf } from '../list-query.js';
 import { toListBody, toPaymentBody, toQrCodeBody, toRefundBody, toTransactionBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
@@ -24,7 +24,7 @@ const paymentIdOf = (req: { params: Record<string, unknown> }): string => String
 
 /** POST /qr-codes, as Express and the hot routes (../hot-routes.ts) both serve it. */
 export const createQrCodeRoute = (s: Services, publicBaseUrl: string, send?: SendWire) =>
-  idempotentMutation(
+  idempotentQrCodeWrite(
     s,
     'createQrCode',
     async ({ tx, merchant }, req) => {
@@ -42,7 +42,7 @@ export const createQrCodeRoute = (s: Services, publicBaseUrl: string, send?: Sen
       });
       return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
     },
-    { insertsOnly: true, send },
+    { send },
   );
 
 /** GET /payments/{payment_id}, as Express and the hot routes both serve it. */
@@ -85,8 +85,8 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
   );
 
   const settle = (operation: string, outcome: (req: MutationRequest) => Parameters<typeof settlePayment>[4]) =>
-    idempotentMutation(s, operation, async ({ tx, merchant }, req) =>
-      jsonResponse(200, toPaymentBody(await settlePayment(tx, s, merchant, paymentIdOf(req), outcome(req)))),
+    idempotentMutation(s, operation, async ({ tx, merchant, audit }, req) =>
+      jsonResponse(200, toPaymentBody(await settlePayment(tx, s, merchant, paymentIdOf(req), outcome(req), audit))),
     );
   router.post(
     '/test/payments/:payment_id/succeed',
@@ -109,9 +109,9 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
 
   router.post(
     '/refunds',
-    idempotentMutation(s, 'createRefund', async ({ tx, merchant }, req) => {
+    idempotentMutation(s, 'createRefund', async ({ tx, merchant, audit }, req) => {
       const body = req.body as Body<'CreateRefundRequest'>;
-      const refund = await refundPayment(tx, s, merchant, { paymentId: body.payment_id, amount: body.amount, reason: body.reason });
+      const refund = await refundPayment(tx, s, merchant, { paymentId: body.payment_id, amount: body.amount, reason: body.reason }, audit);
       return followedBy(jsonResponse(200, toRefundBody(refund)), async () => jsonResponse(200, toRefundBody(await sendRefund(s, merchant, refund))));
     }),
   );

@@ -5,7 +5,7 @@ import { retryDelivery, rotateWebhookSecret, sendTestEvent, updateWebhook } from
 import { jsonResponse } from '../errors.js';
 import { idempotentMutation } from '../idempotency.js';
 import { toDeliveryBody, toWebhookBody } from '../mappers.js';
-import { merchantOf } from '../request-context.js';
+import { auditOf, merchantOf } from '../request-context.js';
 import { unknownWhenUnstorable } from './path-ids.js';
 
 type Schemas = components['schemas'];
@@ -19,29 +19,29 @@ export function webhookManagementRoutes(s: Services): Router {
 
   router.patch('/webhooks/:webhook_id', async (req, res) => {
     const body = req.body as Schemas['UpdateWebhookRequest'];
-    res.json(toWebhookBody(await updateWebhook(s, merchantOf(res), webhookIdOf(req), body)));
+    res.json(toWebhookBody(await updateWebhook(s, merchantOf(res), webhookIdOf(req), body, auditOf(res))));
   });
 
   router.post(
     '/webhooks/:webhook_id/rotate-secret',
-    idempotentMutation(s, 'rotateWebhookSecret', async ({ tx, merchant }, req) => {
+    idempotentMutation(s, 'rotateWebhookSecret', async ({ tx, merchant, audit }, req) => {
       const body = (req.body ?? {}) as Schemas['RotateWebhookSecretRequest'];
-      const secret = await rotateWebhookSecret(tx, s, merchant, webhookIdOf(req), body.expire_previous_in_seconds);
+      const secret = await rotateWebhookSecret(tx, s, merchant, webhookIdOf(req), body.expire_previous_in_seconds, audit);
       return jsonResponse(200, { secret } satisfies Schemas['WebhookSecret']);
     }),
   );
 
   router.post(
     '/webhooks/:webhook_id/test',
-    idempotentMutation(s, 'sendWebhookTest', async ({ tx, merchant }, req) =>
-      jsonResponse(200, toDeliveryBody(await sendTestEvent(tx, s, merchant, webhookIdOf(req)))),
+    idempotentMutation(s, 'sendWebhookTest', async ({ tx, merchant, audit }, req) =>
+      jsonResponse(200, toDeliveryBody(await sendTestEvent(tx, s, merchant, webhookIdOf(req), audit))),
     ),
   );
 
   router.post(
     '/webhooks/:webhook_id/deliveries/:delivery_id/retry',
-    idempotentMutation(s, 'retryWebhookDelivery', async ({ tx, merchant }, req) =>
-      jsonResponse(200, toDeliveryBody(await retryDelivery(tx, s, merchant, webhookIdOf(req), String(req.params.delivery_id)))),
+    idempotentMutation(s, 'retryWebhookDelivery', async ({ tx, merchant, audit }, req) =>
+      jsonResponse(200, toDeliveryBody(await retryDelivery(tx, s, merchant, webhookIdOf(req), String(req.params.delivery_id), audit))),
     ),
   );
 

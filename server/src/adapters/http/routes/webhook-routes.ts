@@ -6,7 +6,7 @@ import { jsonResponse } from '../errors.js';
 import { idempotentMutation } from '../idempotency.js';
 import { pageRequestOf } from '../list-query.js';
 import { toDeliveryBody, toListBody, toWebhookBody } from '../mappers.js';
-import { merchantOf } from '../request-context.js';
+import { auditOf, merchantOf } from '../request-context.js';
 import { unknownWhenUnstorable } from './path-ids.js';
 
 type Schemas = components['schemas'];
@@ -23,9 +23,9 @@ export function webhookRoutes(s: Services, _deps: WebhookRouteDeps): Router {
 
   router.post(
     '/webhooks',
-    idempotentMutation(s, 'createWebhook', async ({ tx, merchant }, req) => {
+    idempotentMutation(s, 'createWebhook', async ({ tx, merchant, audit }, req) => {
       const body = req.body as Schemas['CreateWebhookRequest'];
-      const webhook = await registerWebhook(tx, s, merchant, { url: body.url, events: body.events, secret: body.secret });
+      const webhook = await registerWebhook(tx, s, merchant, { url: body.url, events: body.events, secret: body.secret }, audit);
       return jsonResponse(200, toWebhookBody(webhook));
     }),
   );
@@ -41,12 +41,12 @@ export function webhookRoutes(s: Services, _deps: WebhookRouteDeps): Router {
 
   router.delete('/webhooks/:webhook_id', async (req, res) => {
     const id = webhookIdOf(req);
-    await deleteWebhook(s, merchantOf(res), id);
+    await deleteWebhook(s, merchantOf(res), id, auditOf(res));
     res.json({ webhook_id: id, deleted: true } satisfies Schemas['DeletedWebhook']);
   });
 
   router.get('/webhooks/:webhook_id/secret', async (req, res) => {
-    res.json({ secret: await webhookSecret(s, merchantOf(res), webhookIdOf(req)) } satisfies Schemas['WebhookSecret']);
+    res.json({ secret: await webhookSecret(s, merchantOf(res), webhookIdOf(req), auditOf(res)) } satisfies Schemas['WebhookSecret']);
   });
 
   router.get('/webhooks/:webhook_id/deliveries', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '../../../domain/api-key.js';
-import type { ApiKeyRepository } from '../../../ports/repositories.js';
+import type { Permission } from '../../../domain/permissions.js';
+import type { ApiKeyRepository, NewApiKey } from '../../../ports/repositories.js';
 import { insertNow, type Db, type Insert } from './query.js';
 
 interface ApiKeyRow {
@@ -11,6 +12,7 @@ interface ApiKeyRow {
   last_used_at: Date | null;
   expires_at: Date | null;
   revoked_at: Date | null;
+  permissions: Permission[] | null;
 }
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
@@ -22,11 +24,23 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   lastUsedAt: row.last_used_at,
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
+  permissions: row.permissions,
+});
+
+/** The row of a new key: its permissions as a JSON list, or null for an unrestricted key. */
+export const apiKeyRow = (merchantId: string, key: NewApiKey, createdAt: Date) => ({
+  id: key.id,
+  merchant_id: merchantId,
+  key_hash: key.hash,
+  key_prefix: key.prefix,
+  key_last4: key.last4,
+  permissions: key.permissions ? JSON.stringify(key.permissions) : null,
+  created_at: createdAt,
 });
 
 export const apiKeyRepository = (db: Db, insert: Insert = insertNow(db)): ApiKeyRepository => ({
   async insert(merchantId, key, createdAt) {
-    await insert('api_keys', { id: key.id, merchant_id: merchantId, key_hash: key.hash, key_prefix: key.prefix, key_last4: key.last4, created_at: createdAt });
+    await insert('api_keys', apiKeyRow(merchantId, key, createdAt));
   },
   async listByMerchant(merchantId) {
     const rows = await db<ApiKeyRow>('api_keys')
@@ -35,7 +49,7 @@ export const apiKeyRepository = (db: Db, insert: Insert = insertNow(db)): ApiKey
         { column: 'created_at', order: 'desc' },
         { column: 'id', order: 'desc' },
       ])
-      .select('id', 'merchant_id', 'key_prefix', 'key_last4', 'created_at', 'last_used_at', 'expires_at', 'revoked_at');
+      .select('id', 'merchant_id', 'key_prefix', 'key_last4', 'created_at', 'last_used_at', 'expires_at', 'revoked_at', 'permissions');
     return rows.map(toRecord);
   },
   async setExpiry(id, expiresAt) {

@@ -1,5 +1,7 @@
 import type { Merchant } from '../../../domain/merchant.js';
+import type { Permission } from '../../../domain/permissions.js';
 import type { MerchantRepository } from '../../../ports/repositories.js';
+import { apiKeyRow } from './api-keys.js';
 import { insertNow, type Insert, type Db } from './query.js';
 
 interface MerchantRow {
@@ -42,24 +44,28 @@ export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): Merc
       payout_account_name: merchant.payoutAccount?.accountName ?? null,
       created_at: merchant.createdAt,
     });
-    await insert('api_keys', {
-      id: apiKey.id,
-      merchant_id: merchant.id,
-      key_hash: apiKey.hash,
-      key_prefix: apiKey.prefix,
-      key_last4: apiKey.last4,
-      created_at: merchant.createdAt,
-    });
+    await insert('api_keys', apiKeyRow(merchant.id, apiKey, merchant.createdAt));
   },
   async findByApiKeyHash(hash) {
     const row = await db('api_keys')
       .join('merchants', 'merchants.id', 'api_keys.merchant_id')
       .where('api_keys.key_hash', hash)
       .whereNull('api_keys.revoked_at')
-      .first('merchants.*', 'api_keys.key_hash', { key_id: 'api_keys.id', key_expires_at: 'api_keys.expires_at' });
+      .first('merchants.*', 'api_keys.key_hash', 'api_keys.key_last4', {
+        key_id: 'api_keys.id',
+        key_expires_at: 'api_keys.expires_at',
+        key_permissions: 'api_keys.permissions',
+      });
     if (!row) return null;
-    const key = row as { key_hash: string; key_id: string; key_expires_at: Date | null };
-    return { merchant: toMerchant(row as MerchantRow), keyHash: key.key_hash, keyId: key.key_id, expiresAt: key.key_expires_at };
+    const key = row as { key_hash: string; key_id: string; key_last4: string | null; key_expires_at: Date | null; key_permissions: Permission[] | null };
+    return {
+      merchant: toMerchant(row as MerchantRow),
+      keyHash: key.key_hash,
+      keyId: key.key_id,
+      last4: key.key_last4,
+      expiresAt: key.key_expires_at,
+      permissions: key.key_permissions,
+    };
   },
   async findById(id) {
     const row = await db<MerchantRow>('merchants').where({ id }).first();
