@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationOfRequest, permissionOf, type KeyedOperation } from '../../src/adapters/http/operation-permissions.js';
 import { loadContract } from '../../src/adapters/http/validation.js';
+import { issueTaxInvoices, setTaxDetails } from '../../src/app/tax-invoices.js';
+import { operatorContext } from '../../src/domain/audit.js';
 import { keyMay, resources, type Permission } from '../../src/domain/permissions.js';
+import { bangkokMonthOf } from '../../src/domain/statement.js';
 import { paid, payoutAccount } from '../balance/fixtures.js';
 import { apiClient, expectEnvelope, type ApiClient, type ApiResponse } from '../support/http.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -17,12 +20,18 @@ let server: TestServer;
 let receiver: Receiver;
 beforeAll(async () => {
   // No background jobs: nothing moves (a withdrawal paid out, a payment expired) between two looks at a merchant.
-  [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, backgroundJobs: false }), startReceiver()]);
+  [server, receiver] = await Promise.all([
+    startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...OPERATOR }, backgroundJobs: false }),
+    startReceiver(),
+  ]);
 });
 afterAll(async () => {
   await server.stop();
   await receiver.close();
 });
+
+/** The operator's details, which a tax invoice names. */
+const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 
 interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -51,6 +60,17 @@ async function withdrawalOf(api: ApiClient): Promise<string> {
   return withdrawal.body.withdrawal_id as string;
 }
 
+/** A specimen tax invoice for this month's fees of the merchant (a test merchant's month under way may be invoiced). */
+async function taxInvoiceOf(api: ApiClient, merchantId: string): Promise<string> {
+  const s = server.running.runtime.services;
+  await paid(api, 20_000);
+  expect(await setTaxDetails(s, merchantId, { taxId: '0994000165510', address: '99 Sukhumvit Road, Bangkok 10110', branch: '00000' })).toBe(true);
+  await issueTaxInvoices(s, bangkokMonthOf(s.clock.now()), operatorContext);
+  const invoices = await api.get('/Thai/v1/reports/tax-invoices');
+  expect(invoices.status, invoices.text).toBe(200);
+  return invoices.body.tax_invoices[0].tax_invoice_id as string;
+}
+
 async function testDeliveryOf(api: ApiClient): Promise<{ webhookId: string; deliveryId: string }> {
   const webhookId = await webhookOf(api);
   const sent = await api.post(`/Thai/v1/webhooks/${webhookId}/test`);
@@ -59,7 +79,7 @@ async function testDeliveryOf(api: ApiClient): Promise<{ webhookId: string; deli
 }
 
 /** How to call each operation that takes a key, after making what it needs with the merchant's unrestricted key. */
-const calls: Record<KeyedOperation, (api: ApiClient) => Promise<Call>> = {
+const calls: Record<KeyedOperation, (api: ApiClient, merchantId: string) => Promise<Call>> = {
   createQrCode: async () => ({ method: 'POST', path: '/Thai/v1/qr-codes', body: qr }),
   listPayments: async () => ({ method: 'GET', path: '/Thai/v1/payments' }),
   createCardPayment: async () => ({ method: 'POST', path: '/Thai/v1/payments', body: { token_id: 'tok_visa', amount: 12_345, currency: 'THB' } }),
@@ -95,6 +115,11 @@ const calls: Record<KeyedOperation, (api: ApiClient) => Promise<Call>> = {
     expect(events.status, events.text).toBe(200);
     return { method: 'GET', path: `/Thai/v1/events/${events.body.events[0].id as string}` };
   },
+  retrieveStatement: async (api) => (await paid(api, 20_000), { method: 'GET', path: `/Thai/v1/reports/statements/${bangkokMonthOf(new Date())}` }),
+  retrieveSettlementFile: async () => ({ method: 'GET', path: `/Thai/v1/reports/settlements/${new Date().toISOString().slice(0, 10)}?format=csv` }),
+  listTaxInvoices: async () => ({ method: 'GET', path: '/Thai/v1/reports/tax-invoices' }),
+  retrieveTaxInvoice: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}` }),
+  retrieveTaxInvoicePdf: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}/pdf` }),
 };
 
 const everyPermission: Permission[] = resources.flatMap((resource) => [`${resource}:read`, `${resource}:write`] as Permission[]);
@@ -155,9 +180,9 @@ describe('restricted API keys', () => {
   for (const operation of Object.keys(permissionOf) as KeyedOperation[]) {
     const needed: Permission = permissionOf[operation];
     it(`${operation}: 403 without ${needed}, nothing changed; 200 with ${needed} alone`, async () => {
-      const merchant = await server.merchant({ payoutAccount });
+      const merchant = await server.merchant({ payoutAccount, feeBps: 250 });
       const api = apiClient(server.url, { apiKey: merchant.apiKey });
-      const call = await calls[operation](api);
+      const call = await calls[operation](api, merchant.id);
       const lacking = await server.apiKey(merchant.id, allBut(needed));
       expect(lacking).toMatch(/^rk_test_[A-Za-z0-9_-]+$/);
 

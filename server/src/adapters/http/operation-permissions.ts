@@ -38,6 +38,11 @@ export const permissionOf = {
   retryWebhookDelivery: 'webhooks:write',
   listEvents: 'events:read',
   retrieveEvent: 'events:read',
+  retrieveStatement: 'reports:read',
+  retrieveSettlementFile: 'reports:read',
+  listTaxInvoices: 'reports:read',
+  retrieveTaxInvoice: 'reports:read',
+  retrieveTaxInvoicePdf: 'reports:read',
 } as const satisfies Partial<Record<keyof operations, Permission>>;
 
 export type KeyedOperation = keyof typeof permissionOf;
