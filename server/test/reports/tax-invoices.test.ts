@@ -5,6 +5,7 @@ import type { Services } from '../../src/app/services.js';
 import { issueDueTaxInvoices, issueTaxInvoices, setTaxDetails } from '../../src/app/tax-invoices.js';
 import type { AuditContext } from '../../src/domain/audit.js';
 import type { Payment } from '../../src/domain/payment.js';
+import { taxInvoiceOf } from '../../src/domain/tax-invoice.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
 import { pdfText, pdfToPng } from '../support/pdf.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
@@ -199,6 +200,32 @@ describe('tax invoices', () => {
     const [entry] = await server.running.runtime.db.knex('audit_entries').where('subject_id', invoice.tax_invoice_id);
     expect(entry).toMatchObject({ merchant_id: merchant.id, action: 'tax_invoice_issued', channel: 'job' });
     expect((await download(merchant, invoice.tax_invoice_id)).bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('renders and keeps the PDF at the first download when its issuer stopped before keeping it', async () => {
+    const merchant = await merchantWithTaxDetails({ mode: 'live' });
+    // Issued (in another year's sequence) by an issuer that stopped between its transaction and the PDF.
+    const invoice = taxInvoiceOf({
+      id: s.ids.next('taxInvoice'),
+      merchantId: merchant.id,
+      mode: 'live',
+      month: '2025-05',
+      number: 1,
+      issuedAt: new Date('2025-06-01T02:00:00.000Z'),
+      seller: s.operator!,
+      buyer: { name: 'Late shop', taxId: BUYER_TAX_ID, address: '1 Rama IV Road', branch: '00000' },
+      fees: 1000,
+      vat: 70,
+    });
+    await s.uow.run((tx) => tx.taxInvoices.insert(invoice));
+    const knex = server.running.runtime.db.knex;
+    expect(await knex('tax_invoices').where('id', invoice.id).whereNull('pdf').pluck('id')).toEqual([invoice.id]);
+    const first = await download(merchant, invoice.id);
+    expect(first.status).toBe(200);
+    expect(first.disposition).toBe('attachment; filename="TIV-2025-000001.pdf"');
+    expect((await download(merchant, invoice.id)).bytes.equals(first.bytes)).toBe(true);
+    const [stored] = await knex('tax_invoices').where('id', invoice.id).pluck('pdf');
+    expect(Buffer.from(stored as Uint8Array).equals(first.bytes)).toBe(true);
   });
 
   it('never changes an issued invoice, not even in the database', async () => {
