@@ -10,6 +10,8 @@ export interface Operator {
   newMerchant(options?: { live?: boolean }): Promise<{ merchantId: string; apiKey: string }>;
   /** Where withdrawals go: set by the operator, never through the API. */
   setPayoutAccount(merchantId: string): Promise<void>;
+  /** One more key of the merchant, restricted to `permissions` (`qr_codes:write`, ...): an `rk_test_` key, as `keys create --permissions`. */
+  restrictedKey(merchantId: string, permissions: string[]): Promise<string>;
   /** Fees on the merchant's payments from now on, and its tax details: its month then gets a tax invoice. */
   chargeFees(merchantId: string): Promise<void>;
   /** Issues the tax invoices of the month under way in Bangkok (specimens: the kit's merchants are test merchants). */

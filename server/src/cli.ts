@@ -3,10 +3,11 @@ import { createMerchant } from './app/merchants.js';
 import { BANK_USAGE, isBankCommand, runBankCommand } from './cli-bank.js';
 import { ApiKeyAdminError } from './app/api-keys.js';
 import { checkKeysCommand, KEYS_USAGE, runKeysCommand } from './cli-keys.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { displayNameProblem } from './domain/display-name.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from './main.js';
+import { isUsersCommand, runUsersCommand, USERS_USAGE } from './cli-users.js';
 import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './cli-reports.js';
 import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
 
@@ -16,6 +17,7 @@ ${BANK_USAGE}
 ${PAYOUT_USAGE}
 ${REPORTS_USAGE}
 ${KEYS_USAGE}
+${USERS_USAGE}
 
   --name          the merchant's name: at most 100 characters, no control characters (as --account-name)
   --promptpay-id  the merchant's PromptPay id: a 10-digit mobile number, 13-digit tax id or 15-digit e-wallet id
@@ -54,6 +56,8 @@ async function cli(): Promise<void> {
   if (isPayoutCommand(words)) return withRuntime((runtime) => runPayoutCommand(runtime.services, args));
   if (isReportsCommand(words)) return withRuntime((runtime) => runReportsCommand(runtime.services, args));
   if (isBankCommand(words) && !args.includes('--help') && !args.includes('-h')) return withRuntime((runtime) => runBankCommand(runtime.services, args));
+  if (isUsersCommand(words) && !args.includes('--help') && !args.includes('-h'))
+    return withRuntime((runtime) => runUsersCommand(runtime.services, args, serviceBaseUrl(runtime.config)));
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
@@ -108,6 +112,10 @@ async function cli(): Promise<void> {
 }
 
 runEntryPoint(import.meta.url, cli);
+
+/** Where the server answers: PUBLIC_BASE_URL, or the address `npm start` listens on with the same settings. */
+const serviceBaseUrl = (config: Config): string =>
+  config.publicBaseUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
 async function withRuntime(work: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<void>): Promise<void> {
   const runtime = await openRuntime(loadConfig(), {});

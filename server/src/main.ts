@@ -6,10 +6,14 @@ import { reconcileBankPayments } from './app/bank-payments.js';
 import { purgeExpiredWebhookData } from './app/events.js';
 import { batchedKeyUsage } from './app/api-keys.js';
 import { expireOverduePayments } from './app/expire-overdue-payments.js';
+import { purgeEndedSessions } from './app/dashboard-sessions.js';
+import { inviteAsOperator } from './app/invitations.js';
 import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
 import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
 import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
+import { DASHBOARD_BASE, dashboardRoutes } from './adapters/dashboard/dashboard-routes.js';
+import { invitationUrl } from './adapters/dashboard/urls.js';
 import { createApp } from './adapters/http/app.js';
 import { NOSNIFF } from './adapters/http/response-headers.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
@@ -37,6 +41,9 @@ import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
+import { scryptPasswords } from './adapters/system/scrypt-passwords.js';
+import { randomSecretTokens } from './adapters/system/secret-tokens.js';
+import { otpauthSecondFactor } from './adapters/system/totp.js';
 import { repeat } from './adapters/system/repeat.js';
 import { startWebhookDispatcher } from './adapters/webhooks/dispatcher.js';
 import { embeddedDeliveryWakeups } from './adapters/webhooks/embedded-wakeups.js';
@@ -118,6 +125,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
       },
+      accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       operator: config.operator,
       taxInvoicePdf,
       metrics: metrics ?? silentMetrics,
@@ -158,7 +166,13 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     logger: runtime.logger,
     renderQrImage,
     webhooks: {},
-    pages: { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+    pages: [
+      { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+      {
+        basePath: DASHBOARD_BASE,
+        router: dashboardRoutes({ services: runtime.services, publicBaseUrl: runtime.config.publicBaseUrl, logger: runtime.logger }),
+      },
+    ],
     validateResponses: overrides.validateResponses ?? false,
     hotRoutes: runtime.config.hotRoutes,
     bankCallbackToken: runtime.config.bank.kind === 'scb' ? runtime.config.bank.callbackToken : null,
@@ -184,7 +198,10 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
     onError: (error) => runtime.logger.warn({ err: error }, 'webhook dispatch failed; retrying'),
   });
   const stopSweeps = repeat(
-    () => expireOverduePayments(runtime.services).then(() => purgeExpiredWebhookData(runtime.services)),
+    () =>
+      expireOverduePayments(runtime.services)
+        .then(() => purgeExpiredWebhookData(runtime.services))
+        .then(() => purgeEndedSessions(runtime.services)),
     runtime.config.expirySweepIntervalMs,
     (error) => runtime.logger.warn({ err: error }, 'expiry sweep failed; retrying'),
   );
@@ -303,7 +320,10 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
   };
 }
 
-/** On the embedded database a first start creates a sandbox merchant and shows how to use it. */
+/** Who the first start invites to the sandbox merchant's dashboard (more people: `npm run cli -- users invite`). */
+const SANDBOX_OWNER_EMAIL = 'owner@example.com';
+
+/** On the embedded database a first start creates a sandbox merchant and its owner's invitation, and shows how to use them. */
 async function greet(running: RunningServer): Promise<void> {
   const { runtime, url } = running;
   const base = runtime.config.publicBaseUrl ?? url;
@@ -322,6 +342,7 @@ async function greet(running: RunningServer): Promise<void> {
     // A sandbox payout account, so the quick start can withdraw too (the sandbox rail pays it).
     payoutAccount: { bankCode: '014', accountNumber: '1234567890', accountName: 'Sandbox merchant' },
   });
+  const { token } = await inviteAsOperator(runtime.services, merchant.id, SANDBOX_OWNER_EMAIL, 'owner');
   console.log(
     [
       '',
@@ -332,6 +353,9 @@ async function greet(running: RunningServer): Promise<void> {
       `  curl -s -X POST ${base}/Thai/v1/qr-codes -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' -H 'Idempotency-Key: order-1001' -d '{"amount": 15000, "currency": "THB", "reference": "ORDER-1001"}'`,
       '',
       `Then open the checkout_url it returns (the customer's page) and pay it: POST ${base}/Thai/v1/test/payments/<payment_id>/succeed`,
+      '',
+      `The merchant dashboard: open this one-time invitation (valid 72 h) to choose the password and second factor of its owner, ${SANDBOX_OWNER_EMAIL}:`,
+      `  ${invitationUrl(base, token)}`,
       '',
     ].join('\n'),
   );

@@ -17,6 +17,8 @@ export interface Fixture {
   broke: () => { api: Send; payment: string };
   /** The bank's callback path of a BANK=scb service. */
   bankCallbackPath: () => string;
+  /** Requests with a restricted key of the merchant holding only `permission` (the operator issues it). */
+  restricted: (permission: string) => Promise<Send>;
 }
 export type Trigger = ((f: Fixture) => Promise<Exchange>) & { requires?: Requirement[] };
 
@@ -48,7 +50,16 @@ export async function makeFixture(kit: Kit): Promise<Fixture> {
     broke = () => ({ api: other.api, payment: paymentId });
   }
   const bank = kit.target.bank;
+  const restrictedKeys = new Map<string, Promise<string>>();
+  const restricted = async (permission: string): Promise<Send> => {
+    const operator = kit.target.operator;
+    if (!operator || !merchant.merchantId) throw new NotRunHere(WHY_NOT_HERE.operator);
+    if (!restrictedKeys.has(permission)) restrictedKeys.set(permission, operator.restrictedKey(merchant.merchantId, [permission]));
+    const apiKey = await restrictedKeys.get(permission)!;
+    return (method, path, options = {}) => kit.send(method, path, { ...options, apiKey });
+  };
   return {
+    restricted,
     send: kit.send,
     api: merchant.api,
     pending: async () => (await mine.pendingPayment(15000)).paymentId,
@@ -76,6 +87,13 @@ const TOO_LONG_KEY = 'k'.repeat(256);
 let keys = 0;
 const newKey = () => `envelope-${process.pid}-${Date.now().toString(36)}-${(keys += 1)}`;
 
+/**
+ * A restricted key without the operation's permission (one to read events, or for the events themselves one to read
+ * payments): 403 permission_denied, before the body is read.
+ */
+const forbidden = (method: string, path: string, holding = 'events:read'): Trigger =>
+  needing(['operator'], async (f) => (await f.restricted(holding))(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: {} }));
+
 const unauthorized =
   (method: string, path: string): Trigger =>
   (f) =>
@@ -100,6 +118,7 @@ const testHelper = (action: string): Record<string, Trigger> => {
   return {
     400: async (f) => f.api('POST', path(await f.pending()), { idempotencyKey: TOO_LONG_KEY }),
     401: unauthorized('POST', path(UNKNOWN.payment)),
+    403: forbidden('POST', path(UNKNOWN.payment)),
     404: (f) => f.api('POST', path(UNKNOWN.payment)),
     // The key's first use was on another payment: same operation, different request.
     409: reusedKey(
@@ -116,6 +135,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   createQrCode: {
     400: (f) => f.api('POST', '/Thai/v1/qr-codes', { body: { amount: 15000, currency: 'THB', reference: 'R'.repeat(36) } }),
     401: unauthorized('POST', '/Thai/v1/qr-codes'),
+    403: forbidden('POST', '/Thai/v1/qr-codes'),
     409: postTwice(
       '/Thai/v1/qr-codes',
       () => ({ amount: 15000, currency: 'THB' }),
@@ -129,10 +149,15 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     404: (f) => f.send('GET', `/Thai/qr-codes/${UNKNOWN.qr}/image`),
     410: (f) => f.send('GET', `/Thai/qr-codes/${f.expiredQrCode}/image`),
   },
-  listPayments: { 400: (f) => f.api('GET', '/Thai/v1/payments?limit=0'), 401: unauthorized('GET', '/Thai/v1/payments') },
+  listPayments: {
+    400: (f) => f.api('GET', '/Thai/v1/payments?limit=0'),
+    401: unauthorized('GET', '/Thai/v1/payments'),
+    403: forbidden('GET', '/Thai/v1/payments'),
+  },
   createCardPayment: {
     400: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_unknown', amount: 10000, currency: 'THB' } }),
     401: unauthorized('POST', '/Thai/v1/payments'),
+    403: forbidden('POST', '/Thai/v1/payments'),
     402: (f) => f.api('POST', '/Thai/v1/payments', { body: { token_id: 'tok_declined', amount: 10000, currency: 'THB' } }),
     409: postTwice(
       '/Thai/v1/payments',
@@ -145,6 +170,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   retrievePayment: {
     400: (f) => f.api('GET', `/Thai/v1/payments/${f.succeeded}?expand=refunds`),
     401: unauthorized('GET', `/Thai/v1/payments/${UNKNOWN.payment}`),
+    403: forbidden('GET', `/Thai/v1/payments/${UNKNOWN.payment}`),
     404: (f) => f.api('GET', `/Thai/v1/payments/${UNKNOWN.payment}`),
   },
   succeedTestPayment: {
@@ -156,6 +182,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   createRefund: {
     400: (f) => f.api('POST', '/Thai/v1/refunds', { body: { amount: 100 } }),
     401: unauthorized('POST', '/Thai/v1/refunds'),
+    403: forbidden('POST', '/Thai/v1/refunds'),
     404: (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: UNKNOWN.payment } }),
     402: needing(['operator'], (f) => f.broke().api('POST', '/Thai/v1/refunds', { body: { payment_id: f.broke().payment } })),
     409: postTwice(
@@ -169,12 +196,18 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   retrieveRefund: {
     400: (f) => f.api('GET', `/Thai/v1/refunds/${f.refund}?verbose=1`),
     401: unauthorized('GET', `/Thai/v1/refunds/${UNKNOWN.refund}`),
+    403: forbidden('GET', `/Thai/v1/refunds/${UNKNOWN.refund}`),
     404: (f) => f.api('GET', `/Thai/v1/refunds/${UNKNOWN.refund}`),
   },
-  listTransactions: { 400: (f) => f.api('GET', '/Thai/v1/transactions?type=bonus'), 401: unauthorized('GET', '/Thai/v1/transactions') },
+  listTransactions: {
+    400: (f) => f.api('GET', '/Thai/v1/transactions?type=bonus'),
+    401: unauthorized('GET', '/Thai/v1/transactions'),
+    403: forbidden('GET', '/Thai/v1/transactions'),
+  },
   createWebhook: {
     400: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: KIT_HOOK_URL, events: [] } }),
     401: unauthorized('POST', '/Thai/v1/webhooks'),
+    403: forbidden('POST', '/Thai/v1/webhooks'),
     409: postTwice(
       '/Thai/v1/webhooks',
       () => ({ url: `${KIT_HOOK_URL}/a`, events: ['payment.succeeded'] }),
@@ -183,25 +216,33 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     413: (f) => f.api('POST', '/Thai/v1/webhooks', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/webhooks', { body: { url: 'not a url', events: ['payment.succeeded'] } }),
   },
-  listWebhooks: { 400: (f) => f.api('GET', '/Thai/v1/webhooks?offset=-1'), 401: unauthorized('GET', '/Thai/v1/webhooks') },
+  listWebhooks: {
+    400: (f) => f.api('GET', '/Thai/v1/webhooks?offset=-1'),
+    401: unauthorized('GET', '/Thai/v1/webhooks'),
+    403: forbidden('GET', '/Thai/v1/webhooks'),
+  },
   retrieveWebhook: {
     400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook()}?x=1`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+    403: forbidden('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
   },
   deleteWebhook: {
     400: (f) => f.api('DELETE', `/Thai/v1/webhooks/${f.webhook()}?force=true`),
     401: unauthorized('DELETE', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+    403: forbidden('DELETE', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
     404: (f) => f.api('DELETE', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
   },
   retrieveWebhookSecret: {
     400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook()}/secret?reveal=1`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
+    403: forbidden('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/secret`),
   },
   updateWebhook: {
     400: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook()}`, { body: {} }),
     401: unauthorized('PATCH', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
+    403: forbidden('PATCH', `/Thai/v1/webhooks/${UNKNOWN.webhook}`),
     404: (f) => f.api('PATCH', `/Thai/v1/webhooks/${UNKNOWN.webhook}`, { body: { status: 'active' } }),
     413: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook()}`, { rawBody: OVERSIZED }),
     422: (f) => f.api('PATCH', `/Thai/v1/webhooks/${f.webhook()}`, { body: { url: 'not a url' } }),
@@ -209,6 +250,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   rotateWebhookSecret: {
     400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/rotate-secret`, { body: { expire_previous_in_seconds: 604_801 } }),
     401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
+    403: forbidden('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
     404: (f) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`),
     409: postTwice(
       `/Thai/v1/webhooks/${UNKNOWN.webhook}/rotate-secret`,
@@ -220,6 +262,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   sendWebhookTest: {
     400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/test`, { idempotencyKey: TOO_LONG_KEY }),
     401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`),
+    403: forbidden('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`),
     404: (f) => f.api('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/test`),
     409: reusedKey(
       (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/test`, { idempotencyKey: key }),
@@ -230,6 +273,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
   retryWebhookDelivery: {
     400: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: TOO_LONG_KEY }),
     401: unauthorized('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries/${UNKNOWN.delivery}/retry`),
+    403: forbidden('POST', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries/${UNKNOWN.delivery}/retry`),
     404: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`),
     409: reusedKey(
       (f, key) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`, { idempotencyKey: key }),
@@ -237,22 +281,37 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     ),
     413: (f) => f.api('POST', `/Thai/v1/webhooks/${f.webhook()}/deliveries/${UNKNOWN.delivery}/retry`, { rawBody: OVERSIZED }),
   },
-  listEvents: { 400: (f) => f.api('GET', '/Thai/v1/events?type=bonus'), 401: unauthorized('GET', '/Thai/v1/events') },
+  listEvents: {
+    400: (f) => f.api('GET', '/Thai/v1/events?type=bonus'),
+    401: unauthorized('GET', '/Thai/v1/events'),
+    403: forbidden('GET', '/Thai/v1/events', 'payments:read'),
+  },
   retrieveEvent: {
     400: (f) => f.api('GET', `/Thai/v1/events/${UNKNOWN.event}?expand=data`),
     401: unauthorized('GET', `/Thai/v1/events/${UNKNOWN.event}`),
+    403: forbidden('GET', `/Thai/v1/events/${UNKNOWN.event}`, 'payments:read'),
     404: (f) => f.api('GET', `/Thai/v1/events/${UNKNOWN.event}`),
   },
   listWebhookDeliveries: {
     400: (f) => f.api('GET', `/Thai/v1/webhooks/${f.webhook()}/deliveries?limit=abc`),
     401: unauthorized('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
+    403: forbidden('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
     404: (f) => f.api('GET', `/Thai/v1/webhooks/${UNKNOWN.webhook}/deliveries`),
   },
-  retrieveBalance: { 400: (f) => f.api('GET', '/Thai/v1/balance?currency=THB'), 401: unauthorized('GET', '/Thai/v1/balance') },
-  listBalanceTransactions: { 400: (f) => f.api('GET', '/Thai/v1/balance/transactions?type=bonus'), 401: unauthorized('GET', '/Thai/v1/balance/transactions') },
+  retrieveBalance: {
+    400: (f) => f.api('GET', '/Thai/v1/balance?currency=THB'),
+    401: unauthorized('GET', '/Thai/v1/balance'),
+    403: forbidden('GET', '/Thai/v1/balance'),
+  },
+  listBalanceTransactions: {
+    400: (f) => f.api('GET', '/Thai/v1/balance/transactions?type=bonus'),
+    401: unauthorized('GET', '/Thai/v1/balance/transactions'),
+    403: forbidden('GET', '/Thai/v1/balance/transactions'),
+  },
   createWithdrawal: {
     400: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: '100' } }),
     401: unauthorized('POST', '/Thai/v1/withdrawals'),
+    403: forbidden('POST', '/Thai/v1/withdrawals'),
     402: async (f) => {
       const answer = await f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 2_000_000_000 } });
       // A deployment's merchant withdraws only once the operator has set its payout account.
@@ -268,29 +327,42 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     413: (f) => f.api('POST', '/Thai/v1/withdrawals', { rawBody: OVERSIZED }),
     422: (f) => f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 99 } }),
   },
-  listWithdrawals: { 400: (f) => f.api('GET', '/Thai/v1/withdrawals?status=paid'), 401: unauthorized('GET', '/Thai/v1/withdrawals') },
+  listWithdrawals: {
+    400: (f) => f.api('GET', '/Thai/v1/withdrawals?status=paid'),
+    401: unauthorized('GET', '/Thai/v1/withdrawals'),
+    403: forbidden('GET', '/Thai/v1/withdrawals'),
+  },
   retrieveWithdrawal: {
     400: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}?expand=1`),
     401: unauthorized('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
+    403: forbidden('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
     404: (f) => f.api('GET', `/Thai/v1/withdrawals/${UNKNOWN.withdrawal}`),
   },
   retrieveStatement: {
     400: (f) => f.api('GET', '/Thai/v1/reports/statements/2026-13'),
     401: unauthorized('GET', '/Thai/v1/reports/statements/2026-10'),
+    403: forbidden('GET', '/Thai/v1/reports/statements/2026-10'),
   },
   retrieveSettlementFile: {
     400: (f) => f.api('GET', '/Thai/v1/reports/settlements/2026-02-30'),
     401: unauthorized('GET', '/Thai/v1/reports/settlements/2026-10-31'),
+    403: forbidden('GET', '/Thai/v1/reports/settlements/2026-10-31'),
   },
-  listTaxInvoices: { 400: (f) => f.api('GET', '/Thai/v1/reports/tax-invoices?limit=0'), 401: unauthorized('GET', '/Thai/v1/reports/tax-invoices') },
+  listTaxInvoices: {
+    400: (f) => f.api('GET', '/Thai/v1/reports/tax-invoices?limit=0'),
+    401: unauthorized('GET', '/Thai/v1/reports/tax-invoices'),
+    403: forbidden('GET', '/Thai/v1/reports/tax-invoices'),
+  },
   retrieveTaxInvoice: {
     400: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}?expand=1`),
     401: unauthorized('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}`),
+    403: forbidden('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}`),
     404: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}`),
   },
   retrieveTaxInvoicePdf: {
     400: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf?expand=1`),
     401: unauthorized('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf`),
+    403: forbidden('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf`),
     404: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf`),
   },
   confirmBankPayment: {

@@ -41,6 +41,17 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
 
   'an expired payment exists': { setup: async ({ records }, params) => ids(await records.expiredPayment(num(params, 'amount', 25000))) },
 
+  // A restricted key is the operator's to issue (`keys create --permissions`); the interaction sends it instead of the merchant's key.
+  'a restricted key and a succeeded payment exist': {
+    requires: ['operator'],
+    setup: async ({ kit, merchant, records }, params) => {
+      const permissions = (str(params, 'permissions') ?? 'qr_codes:write,payments:read').split(',');
+      const apiKey = await kit.target.operator!.restrictedKey(merchant.merchantId!, permissions);
+      const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
+      return { api_key: apiKey, payment_id: paymentId };
+    },
+  },
+
   'a succeeded payment exists': {
     setup: async ({ records }, params) => {
       const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { LOCAL_BANK, startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
+import { createApiKey } from '../../../server/src/app/api-keys.js';
 import { createMerchant, setFeeBps, setPayoutAccount } from '../../../server/src/app/merchants.js';
 import { issueTaxInvoices, setTaxDetails } from '../../../server/src/app/tax-invoices.js';
+import { operatorContext } from '../../../server/src/domain/audit.js';
+import { parsePermissions } from '../../../server/src/domain/permissions.js';
 import { bangkokMonthOf } from '../../../server/src/domain/statement.js';
 import { loadConfig } from '../../../server/src/config.js';
 import { startServer, type RunningServer } from '../../../server/src/main.js';
@@ -109,12 +112,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       async setPayoutAccount(merchantId) {
         await setPayoutAccount(services, merchantId, PAYOUT_ACCOUNT);
       },
+      async restrictedKey(merchantId, permissions) {
+        return (await createApiKey(services, merchantId, parsePermissions(permissions.join(',')), operatorContext)).apiKey;
+      },
       async chargeFees(merchantId) {
         await setFeeBps(services, merchantId, FEE_BPS);
         await setTaxDetails(services, merchantId, TAX_DETAILS);
       },
       async issueTaxInvoices() {
-        await issueTaxInvoices(services, bangkokMonthOf(services.clock.now()), { actor: { kind: 'operator' }, channel: 'cli', clientAddress: null });
+        await issueTaxInvoices(services, bangkokMonthOf(services.clock.now()), operatorContext);
       },
     },
     ...(options.clock ? { clock: options.clock } : {}),

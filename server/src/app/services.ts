@@ -1,4 +1,5 @@
 import type { Mode } from '../domain/merchant.js';
+import type { AccountSecrets } from '../ports/accounts.js';
 import type { ApiKeys } from '../ports/api-keys.js';
 import type { BankConnection, CustomerBank } from '../ports/bank.js';
 import type { CardProcessor } from '../ports/card-processor.js';
@@ -37,6 +38,8 @@ export interface Services {
     retryScheduleMs: readonly number[];
     timeoutMs: number;
   };
+  /** Passwords, second factors and the random secrets of the dashboard's accounts. */
+  accounts: AccountSecrets;
   /** The operator as the seller on tax invoices (OPERATOR_NAME, ...); null: none can be issued. */
   operator: TaxParty | null;
   /** Renders tax invoices as PDF when they are issued. */

@@ -20,6 +20,7 @@ export const auditActions = [
   'recovery_codes_regenerated',
   'invitation_created',
   'invitation_accepted',
+  'invitation_revoked',
   'role_changed',
   'member_removed',
   'refund_created',

@@ -14,6 +14,8 @@ export const idPrefixes = {
   balanceTransaction: 'bt',
   bankTransaction: 'btx',
   audit: 'aud',
+  user: 'usr',
+  invitation: 'inv',
   taxInvoice: 'tiv',
 } as const;
 

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
+import type { AccountRepositories } from './account-repositories.js';
 import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
@@ -233,7 +234,7 @@ export interface AuditLog {
   list(merchantId: string, filter: DateRange, page: PageRequest): Promise<Page<AuditEntry>>;
 }
 
-export interface Repositories {
+export interface Repositories extends AccountRepositories {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
   qrCodes: QrCodeRepository;

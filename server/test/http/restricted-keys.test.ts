@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationOfRequest, permissionOf, type KeyedOperation } from '../../src/adapters/http/operation-permissions.js';
 import { loadContract } from '../../src/adapters/http/validation.js';
+import { setFeeBps } from '../../src/app/merchants.js';
 import { issueTaxInvoices, setTaxDetails } from '../../src/app/tax-invoices.js';
 import { operatorContext } from '../../src/domain/audit.js';
+import { bangkokDateOf } from '../../src/domain/bangkok-day.js';
 import { keyMay, resources, type Permission } from '../../src/domain/permissions.js';
 import { bangkokMonthOf } from '../../src/domain/statement.js';
 import { paid, payoutAccount } from '../balance/fixtures.js';
@@ -18,6 +20,8 @@ import { newPayment } from '../webhooks/fixtures.js';
  */
 let server: TestServer;
 let receiver: Receiver;
+/** The operator as the seller on tax invoices. */
+const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 beforeAll(async () => {
   // No background jobs: nothing moves (a withdrawal paid out, a payment expired) between two looks at a merchant.
   [server, receiver] = await Promise.all([
@@ -29,9 +33,6 @@ afterAll(async () => {
   await server.stop();
   await receiver.close();
 });
-
-/** The operator's details, which a tax invoice names. */
-const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 
 interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -60,11 +61,12 @@ async function withdrawalOf(api: ApiClient): Promise<string> {
   return withdrawal.body.withdrawal_id as string;
 }
 
-/** A specimen tax invoice for this month's fees of the merchant (a test merchant's month under way may be invoiced). */
+/** A specimen tax invoice of this month (a test merchant's), issued by the operator: the merchant pays fees and has tax details. */
 async function taxInvoiceOf(api: ApiClient, merchantId: string): Promise<string> {
   const s = server.running.runtime.services;
+  await setFeeBps(s, merchantId, 250);
+  await setTaxDetails(s, merchantId, { taxId: '0994000165510', address: '99 Sukhumvit Road, Bangkok 10110', branch: '00000' });
   await paid(api, 20_000);
-  expect(await setTaxDetails(s, merchantId, { taxId: '0994000165510', address: '99 Sukhumvit Road, Bangkok 10110', branch: '00000' })).toBe(true);
   await issueTaxInvoices(s, bangkokMonthOf(s.clock.now()), operatorContext);
   const invoices = await api.get('/Thai/v1/reports/tax-invoices');
   expect(invoices.status, invoices.text).toBe(200);
@@ -77,6 +79,8 @@ async function testDeliveryOf(api: ApiClient): Promise<{ webhookId: string; deli
   expect(sent.status, sent.text).toBe(200);
   return { webhookId, deliveryId: sent.body.delivery_id as string };
 }
+
+const today = () => bangkokDateOf(server.running.runtime.services.clock.now());
 
 /** How to call each operation that takes a key, after making what it needs with the merchant's unrestricted key. */
 const calls: Record<KeyedOperation, (api: ApiClient, merchantId: string) => Promise<Call>> = {
@@ -115,8 +119,8 @@ const calls: Record<KeyedOperation, (api: ApiClient, merchantId: string) => Prom
     expect(events.status, events.text).toBe(200);
     return { method: 'GET', path: `/Thai/v1/events/${events.body.events[0].id as string}` };
   },
-  retrieveStatement: async (api) => (await paid(api, 20_000), { method: 'GET', path: `/Thai/v1/reports/statements/${bangkokMonthOf(new Date())}` }),
-  retrieveSettlementFile: async () => ({ method: 'GET', path: `/Thai/v1/reports/settlements/${new Date().toISOString().slice(0, 10)}?format=csv` }),
+  retrieveStatement: async () => ({ method: 'GET', path: `/Thai/v1/reports/statements/${today().slice(0, 7)}` }),
+  retrieveSettlementFile: async () => ({ method: 'GET', path: `/Thai/v1/reports/settlements/${today()}?format=csv` }),
   listTaxInvoices: async () => ({ method: 'GET', path: '/Thai/v1/reports/tax-invoices' }),
   retrieveTaxInvoice: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}` }),
   retrieveTaxInvoicePdf: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}/pdf` }),
@@ -145,6 +149,7 @@ async function everythingOf(api: ApiClient, merchantId: string): Promise<unknown
     balance: await read('/Thai/v1/balance'),
     ledger: await read('/Thai/v1/balance/transactions?limit=100'),
     withdrawals: await read('/Thai/v1/withdrawals?limit=100'),
+    taxInvoices: await read('/Thai/v1/reports/tax-invoices?limit=100'),
     events: await read('/Thai/v1/events?limit=100'),
     webhooks,
     deliveries: await Promise.all(webhooks.map((webhook) => read(`/Thai/v1/webhooks/${webhook.webhook_id}/deliveries?limit=100`))),
@@ -180,7 +185,7 @@ describe('restricted API keys', () => {
   for (const operation of Object.keys(permissionOf) as KeyedOperation[]) {
     const needed: Permission = permissionOf[operation];
     it(`${operation}: 403 without ${needed}, nothing changed; 200 with ${needed} alone`, async () => {
-      const merchant = await server.merchant({ payoutAccount, feeBps: 250 });
+      const merchant = await server.merchant({ payoutAccount });
       const api = apiClient(server.url, { apiKey: merchant.apiKey });
       const call = await calls[operation](api, merchant.id);
       const lacking = await server.apiKey(merchant.id, allBut(needed));

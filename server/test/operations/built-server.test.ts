@@ -33,12 +33,14 @@ function startBuilt(entry: string, env: Record<string, string>, ready: RegExp): 
 
 let base: string;
 let apiKey: string;
+let invitation: string;
 
 beforeAll(async () => {
   await buildServer();
-  const started = await startBuilt('dist/main.js', { PORT: '0' }, /sk_test_\S+[\s\S]*curl/);
+  const started = await startBuilt('dist/main.js', { PORT: '0' }, /sk_test_\S+[\s\S]*curl[\s\S]*\/dashboard\/invitations\/\S+\n/);
   base = /listening on (http:\/\/[\d.:]+)/.exec(started.output())![1]!;
   apiKey = /(sk_test_\S+)/.exec(started.output())![1]!;
+  invitation = /(http:\/\/\S+\/dashboard\/invitations\/\S+)/.exec(started.output())![1]!;
 }, 60_000);
 
 afterAll(() => {
@@ -78,6 +80,24 @@ describe('the built server (dist/main.js, as npm start runs it)', () => {
     }
     const contract = (await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string };
     expect(contract.openapi).toBe('3.1.0');
+  });
+
+  it("prints the sandbox owner's invitation, whose dashboard page renders from the bundle with its assets", async () => {
+    expect(invitation.startsWith(`${base}/dashboard/invitations/`)).toBe(true);
+    const page = await fetch(invitation);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('owner@example.com');
+    expect(html).toContain('name="password"');
+    for (const [path, type] of [
+      ['/dashboard/assets/dashboard.css', 'text/css'],
+      ['/dashboard/assets/dashboard.js', 'text/javascript'],
+      ['/dashboard/assets/fonts/400.css', 'text/css'],
+    ]) {
+      const response = await fetch(`${base}${path}`);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      expect(response.headers.get('content-type')).toContain(type);
+    }
   });
 
   it('starts the worker from dist/worker.js', async () => {

@@ -57,7 +57,11 @@ export function recordTraffic(page: Page): { requests: string[]; errors: string[
   return traffic;
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The README's pictures: written by the tests that take them only when UPDATE_DOCS_IMAGES=1, so a test run leaves git clean. */
+export const DOCS_IMAGES_DIR = new URL('../../../docs/images/', import.meta.url).pathname;
+
+export async function screenshot(page: Page, name: string, options: { docs?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });
+  if (options.docs && process.env.UPDATE_DOCS_IMAGES === '1') await page.screenshot({ path: join(DOCS_IMAGES_DIR, `${name}.png`), fullPage: true });
 }

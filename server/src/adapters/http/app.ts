@@ -50,8 +50,8 @@ export interface AppDeps {
   metrics?: HttpMetrics | null;
   /** False: every request goes through Express (HOT_ROUTES=off); see ./hot-routes.ts. */
   hotRoutes?: boolean;
-  /** Public pages outside the API (the checkout page) and where they are served, routed before it. */
-  pages?: { basePath: string; router: RequestHandler };
+  /** Pages outside the API (the checkout page, the dashboard) and where each is served, routed before it. */
+  pages?: { basePath: string; router: RequestHandler }[];
 }
 
 function fromBodyParserError(error: unknown): DomainError | null {
@@ -97,9 +97,10 @@ export function createApp(deps: AppDeps): RequestListener {
   });
   app.use(contractMethods());
 
-  // Public pages (the QR image, the checkout page) share one bucket per client address; their static assets are free.
+  // Pages (the QR image, the checkout page, the dashboard) share one bucket per client address; their static assets are free.
   const perAddress = rateLimitPerAddress(s.clock, deps.rateLimitPerSecond);
-  if (deps.pages) app.use(deps.pages.basePath, (req, res, next) => (req.path.startsWith('/assets/') ? next() : perAddress(req, res, next)), deps.pages.router);
+  for (const pages of deps.pages ?? [])
+    app.use(pages.basePath, (req, res, next) => (req.path.startsWith('/assets/') ? next() : perAddress(req, res, next)), pages.router);
   app.use(docsRoutes());
   const body = jsonBody(deps.requestBodyTimeoutMs);
   app.get(`${QR_IMAGE_BASE}/:qr_code_id/image`, perAddress);

@@ -18,6 +18,11 @@ import { webhookRepository } from './repositories/webhooks.js';
 import { balanceRepository } from './repositories/balances.js';
 import { refundPayoutRepository } from './repositories/refund-payouts.js';
 import { withdrawalRepository } from './repositories/withdrawals.js';
+import { invitationRepository } from './repositories/invitations.js';
+import { membershipRepository } from './repositories/memberships.js';
+import { sessionRepository } from './repositories/dashboard-sessions.js';
+import { signInFailureRepository } from './repositories/sign-in-failures.js';
+import { userRepository } from './repositories/users.js';
 import { reportRepository } from './repositories/reports.js';
 import { taxInvoiceRepository } from './repositories/tax-invoices.js';
 
@@ -40,6 +45,11 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   bankChecks: bankCheckQueue(db, insert),
   bankReturns: bankReturnQueue(db),
   audit: auditLog(db, insert),
+  users: userRepository(db),
+  memberships: membershipRepository(db),
+  invitations: invitationRepository(db),
+  sessions: sessionRepository(db),
+  signInFailures: signInFailureRepository(db),
   reports: reportRepository(db),
   taxInvoices: taxInvoiceRepository(db),
 });

@@ -80,3 +80,9 @@ export async function pageOf<Row, T>(
 export function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
+
+/** Rows a write touched: knex answers a number on PostgreSQL, and PGlite's driver may answer its raw result for a delete. */
+export const rowsAffected = (result: unknown): number =>
+  typeof result === 'number'
+    ? result
+    : Number((result as { rowCount?: number; affectedRows?: number } | null)?.rowCount ?? (result as { affectedRows?: number } | null)?.affectedRows ?? 0);

@@ -1,0 +1,115 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { Router, type ErrorRequestHandler } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { switchMerchant } from '../../app/dashboard-sessions.js';
+import type { Services } from '../../app/services.js';
+import { AccountError } from '../../domain/account-errors.js';
+import { accountRoutes } from './account-routes.js';
+import { dashboardCookies } from './cookies.js';
+import { csrfProtection } from './csrf.js';
+import { field } from './forms.js';
+import { homeRoutes } from './home-routes.js';
+import { invitationRoutes } from './invitation-routes.js';
+import { dashboardLanguage } from './language.js';
+import { DASHBOARD_BASE, sendRefusal } from './layout.js';
+import { loginRoutes } from './login-routes.js';
+import { placeholderRoutes } from './placeholder-routes.js';
+import { signedIn } from './request-context.js';
+import { loadSession, requireSignIn } from './session.js';
+import { teamRoutes } from './team-routes.js';
+
+export { DASHBOARD_BASE } from './layout.js';
+
+export interface DashboardDeps {
+  services: Services;
+  /**
+   * PUBLIC_BASE_URL as configured (null: not set). Forms must come from its origin (or, unset, from the Host the
+   * request names); on https the cookies are `__Host-` prefixed and Secure.
+   */
+  publicBaseUrl: string | null;
+  logger: Logger;
+}
+
+const assetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
+const fontDir = dirname(createRequire(import.meta.url).resolve('@fontsource/noto-sans-thai/package.json'));
+
+/** Everything from this origin: no inline script, no other origin; forms post only here; never framed. */
+const strictHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'"],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  // Invitation tokens are in URLs: no other site is told them. (With no-referrer, browsers would send `Origin: null` on our own forms.)
+  referrerPolicy: { policy: 'same-origin' },
+  strictTransportSecurity: false, // the operator's TLS front decides
+});
+
+/**
+ * The merchant dashboard, mounted at /dashboard: server-rendered pages over the use cases. Every request gets the
+ * strict headers, its language and its session; every POST must pass the CSRF check; pages behind sign-in check the
+ * member's role against the domain's permission table (`requireAbility`).
+ */
+export function dashboardRoutes(deps: DashboardDeps): Router {
+  const s = deps.services;
+  const secure = deps.publicBaseUrl?.startsWith('https:') ?? false;
+  const cookies = dashboardCookies(secure);
+  const router = Router();
+  router.use(strictHeaders);
+  router.use('/assets/fonts', express.static(fontDir, { index: false, maxAge: '7d' }));
+  router.use('/assets', express.static(assetsDir, { index: false, maxAge: '1h' }));
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store'); // pages hold a merchant's data and a session's form tokens
+    next();
+  });
+  router.use(dashboardLanguage(cookies));
+  router.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
+  router.use(loadSession(s, cookies));
+  router.use(csrfProtection({ cookies, tokens: s.accounts.tokens, publicBaseUrl: deps.publicBaseUrl }));
+
+  // Before sign-in.
+  router.use(loginRoutes(s, cookies));
+  router.use(invitationRoutes(s, cookies));
+
+  // Signed in.
+  const member = Router();
+  member.use(requireSignIn);
+  member.post('/merchant', async (req, res) => {
+    try {
+      await switchMerchant(s, signedIn(req), field(req, 'merchant_id'));
+      res.redirect(303, DASHBOARD_BASE);
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      sendRefusal(req, res, 403, 'forbidden');
+    }
+  });
+  member.use(homeRoutes());
+  member.use(accountRoutes(s));
+  member.use(teamRoutes(s, deps.publicBaseUrl));
+  // The pages the money and developer parts of the dashboard bring; until then, their place in the menu.
+  member.use(placeholderRoutes(['payments', 'balance', 'developers', 'reports', 'audit']));
+  member.use((req, res) => sendRefusal(req, res, 404, 'notFound'));
+  router.use(member);
+
+  const errorPage: ErrorRequestHandler = (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: number } | null)?.status;
+    if (status === 413 || status === 400) return sendRefusal(req, res, 400, 'formExpired'); // a form the body parser could not read
+    deps.logger.error({ err: error, requestId: res.locals.requestId }, 'dashboard request failed');
+    sendRefusal(req, res, 500, 'error');
+  };
+  router.use(errorPage);
+  return router;
+}

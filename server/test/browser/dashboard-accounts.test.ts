@@ -1,0 +1,146 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inviteAsOperator } from '../../src/app/invitations.js';
+import { launchBrowser, recordTraffic, screenshot } from '../support/browser.js';
+import { dashboardMember, totpCode } from '../support/dashboard.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+// One browser and one server for the whole file: a browser costs seconds to start on a 2-core machine.
+let server: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const phone = (locale = 'th-TH') => browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
+const desktop = (locale = 'th-TH') => browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+
+/** What every dashboard page must be: nothing from another origin, no script error or CSP refusal, no sideways scroll, no serious axe finding. */
+async function checkPage(page: Page, traffic: ReturnType<typeof recordTraffic>, what: string) {
+  const origin = new URL(server.url).origin;
+  expect({ what, foreign: traffic.requests.filter((url) => new URL(url).origin !== origin) }).toEqual({ what, foreign: [] });
+  expect({ what, errors: traffic.errors }).toEqual({ what, errors: [] });
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect({ what, sideways: widths.scroll > widths.client }).toEqual({ what, sideways: false });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect({ what, violations: axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`) }).toEqual({
+    what,
+    violations: [],
+  });
+}
+
+async function opened(context: BrowserContext, url: string) {
+  const page = await context.newPage();
+  const traffic = recordTraffic(page);
+  await page.goto(url);
+  return { page, traffic };
+}
+
+describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
+  it('accepts an invitation: a password, TOTP from the secret the page shows, the recovery codes, then Home (Thai, phone)', async () => {
+    const merchant = await server.merchant({ name: 'ร้านกาแฟบ้านสวน' });
+    const { token } = await inviteAsOperator(server.running.runtime.services, merchant.id, 'somchai@example.com', 'owner');
+    const context = await phone();
+    const { page, traffic } = await opened(context, `${server.url}/dashboard/invitations/${token}`);
+    expect(await page.getAttribute('html', 'lang')).toBe('th');
+    expect(await page.locator('.intro').textContent()).toContain('ร้านกาแฟบ้านสวน');
+    await checkPage(page, traffic, 'invitation: password');
+    await screenshot(page, 'dashboard-invitation-th-mobile', { docs: true });
+
+    await page.getByLabel('รหัสผ่านใหม่').fill('mango sticky rice at noon');
+    await page.getByLabel('ยืนยันรหัสผ่าน').fill('mango sticky rice at noon');
+    await page.getByRole('button', { name: 'ถัดไป' }).click();
+    await page.locator('#totp-secret').waitFor();
+    expect(await page.locator('.totp-qr svg').count()).toBe(1);
+    await checkPage(page, traffic, 'invitation: second factor');
+    await screenshot(page, 'dashboard-second-factor-th-mobile', { docs: true });
+
+    const secret = (await page.locator('#totp-secret').textContent())!;
+    await page.getByLabel('รหัส 6 หลักที่แอปแสดงตอนนี้').fill(totpCode(secret, new Date()));
+    await page.getByRole('button', { name: 'ยืนยัน' }).click();
+    await page.locator('#recovery-codes').waitFor();
+    const codes = await page.locator('#recovery-codes li').allTextContents();
+    expect(codes).toHaveLength(10);
+    await checkPage(page, traffic, 'invitation: recovery codes');
+
+    await page.locator('#continue').click();
+    await page.waitForURL(`${server.url}/dashboard`);
+    expect(await page.locator('#home-welcome').textContent()).toContain('ร้านกาแฟบ้านสวน');
+    expect(await page.locator('#test-data').isVisible()).toBe(true);
+    expect(await page.locator('#user-email').textContent()).toBe('somchai@example.com');
+    await checkPage(page, traffic, 'home');
+    await context.close();
+
+    // Later, without the phone: the recovery code signs in once (English, desktop).
+    const later = await desktop('en-US');
+    const signIn = await opened(later, `${server.url}/dashboard/login?lang=en`);
+    await checkPage(signIn.page, signIn.traffic, 'login');
+    await screenshot(signIn.page, 'dashboard-login-en-desktop', { docs: true });
+    const useRecoveryCode = async (page: Page) => {
+      await page.getByLabel('E-mail').fill('somchai@example.com');
+      await page.getByLabel('Password').fill('mango sticky rice at noon');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('6-digit code from your authenticator app, or a recovery code').fill(codes[0]!);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await useRecoveryCode(signIn.page);
+    await signIn.page.waitForURL(`${server.url}/dashboard`);
+    await checkPage(signIn.page, signIn.traffic, 'home after a recovery code');
+    await signIn.page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn.page.waitForURL(/\/dashboard\/login\?signed_out=1$/);
+    await useRecoveryCode(signIn.page);
+    expect(await signIn.page.locator('#form-error').textContent()).toBe(
+      'Sign-in failed: check the e-mail, password and code, or wait 15 minutes and try again.',
+    );
+    await later.close();
+  });
+
+  it('shows the Team and Account pages to an owner in Thai and English, on a phone and a desktop', async () => {
+    const owner = await dashboardMember(server, { role: 'owner', email: 'owner.team@example.com', merchantName: 'ร้านข้าวมันไก่' });
+    await dashboardMember(server, { role: 'support', merchantId: owner.merchantId, email: 'support.staff@example.com' });
+    await dashboardMember(server, { role: 'viewer', merchantId: owner.merchantId, email: 'accountant@example.com' });
+    for (const [lang, locale] of [
+      ['th', 'th-TH'],
+      ['en', 'en-US'],
+    ] as const) {
+      for (const size of ['mobile', 'desktop'] as const) {
+        const context = await owner.browserContext(browser, { desktop: size === 'desktop', locale });
+        const team = await opened(context, `${server.url}/dashboard/team?lang=${lang}`);
+        expect(await team.page.getAttribute('html', 'lang')).toBe(lang);
+        expect(await team.page.locator('#members li').count()).toBe(3);
+        await checkPage(team.page, team.traffic, `team ${lang} ${size}`);
+        await screenshot(team.page, `dashboard-team-${lang}-${size}`, { docs: true });
+        const account = await opened(context, `${server.url}/dashboard/account`); // the language is remembered
+        expect(await account.page.getAttribute('html', 'lang')).toBe(lang);
+        await checkPage(account.page, account.traffic, `account ${lang} ${size}`);
+        await screenshot(account.page, `dashboard-account-${lang}-${size}`, { docs: true });
+        await context.close();
+      }
+    }
+  });
+
+  it('asks before removing a member, in a dialog of the page, and removes once confirmed', async () => {
+    const owner = await dashboardMember(server, { role: 'owner' });
+    const leaving = await dashboardMember(server, { role: 'viewer', merchantId: owner.merchantId, email: 'leaving@example.com' });
+    const context = await owner.browserContext(browser, { desktop: true, locale: 'en-US' });
+    const { page, traffic } = await opened(context, `${server.url}/dashboard/team?lang=en`);
+    const row = page.locator(`[data-user-id="${leaving.userId}"]`);
+    await row.getByRole('button', { name: 'Remove' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('Remove leaving@example.com from this merchant?');
+    await checkPage(page, traffic, 'confirmation dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('#notice').waitFor();
+    expect(await page.locator(`[data-user-id="${leaving.userId}"]`).count()).toBe(0);
+    await context.close();
+  });
+});
