@@ -104,6 +104,21 @@ describe('the Team page', () => {
     expect((await owner.client.post(`/dashboard/team/members/${owner.userId}/remove`)).status).toBe(422);
   });
 
+  it('lets only one of two owners removing each other at the same moment succeed', async () => {
+    for (let round = 0; round < 3; round++) {
+      const first = await dashboardMember(server, { role: 'owner' });
+      const second = await dashboardMember(server, { role: 'owner', merchantId: first.merchantId });
+      const [a, b] = await Promise.all([
+        first.client.post(`/dashboard/team/members/${second.userId}/remove`),
+        second.client.post(`/dashboard/team/members/${first.userId}/remove`),
+      ]);
+      // The loser is refused as the last owner (422), or, when it comes second, as no member any more (403).
+      expect([a.status, b.status].filter((status) => status === 200)).toHaveLength(1);
+      expect([a.status, b.status].every((status) => [200, 403, 422].includes(status))).toBe(true);
+      expect(Object.values(await team(first.merchantId))).toEqual(['owner']);
+    }
+  });
+
   it("acts only on the merchant's own members: another merchant's user is no member here", async () => {
     const owner = await dashboardMember(server, { role: 'owner' });
     const stranger = await dashboardMember(server, { role: 'viewer' });

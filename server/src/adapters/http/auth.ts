@@ -39,9 +39,11 @@ export interface ApiKeyCheck {
 }
 
 /**
- * `Authorization: Bearer sk_test_...` (or a restricted `rk_test_...`): a missing, malformed, unknown, expired or revoked key gets the same 401. A key
- * found is remembered (by hash, never the key itself) for KEY_RECHECK_MS, so a busy merchant costs one lookup per
- * instance and per 0.8 s, not one per request; concurrent requests share that lookup. Expiry is checked on every request.
+ * `Authorization: Bearer sk_test_...` (or a restricted `rk_test_...`): a missing, malformed, unknown, expired or revoked
+ * key gets the same 401. A key found, with its permissions, is remembered (by hash, never the key itself) for
+ * KEY_RECHECK_MS, so a busy merchant costs one lookup per instance and per 0.8 s, not one per request; concurrent
+ * requests share that lookup. Expiry is checked on every request. The request then carries the key and its
+ * AuditContext (`res.locals.apiKey`, `res.locals.audit`) for the permission step and the audited use cases.
  *
  * Each failure takes a token from its client address's bucket in `failures`; an address with none left gets 429 for
  * any key not already known, without a lookup, so guessing keys (and the lookups it costs) is bounded per address.

@@ -9,10 +9,9 @@ import { contractAnswerValidator, contractBodyValidator, operationBasePaths } fr
 import { answerError, jsonResponse, sendWire, type Answer, type WireResponse } from './errors.js';
 import type { MutationRequest, SendWire } from './idempotency.js';
 import { MAX_BODY_BYTES, parseJsonText, PRE_READ } from './json-body.js';
-import { COUNTED, type RateLimiter } from './rate-limit.js';
+import { clientAddress, COUNTED, type RateLimiter } from './rate-limit.js';
 import { observeAnswer, UNMATCHED, type HttpMetrics } from './request-metrics.js';
 import { permissionDenied } from './operation-permissions.js';
-import { clientAddress } from './rate-limit.js';
 import { merchantApiResponse } from './response-headers.js';
 import type { RateDecision } from '../../domain/token-bucket.js';
 import type { Merchant } from '../../domain/merchant.js';
