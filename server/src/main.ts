@@ -34,7 +34,7 @@ import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.
 import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
-import { issueDueTaxInvoices } from './app/tax-invoices.js';
+import { taxInvoicingJob } from './app/tax-invoices.js';
 import { chromiumStatementPdf } from './adapters/documents/statement-pdf.js';
 import { chromiumTaxInvoicePdf } from './adapters/documents/tax-invoice-pdf.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
@@ -250,10 +250,8 @@ const TAX_INVOICE_INTERVAL_MS = 10 * 60_000;
  */
 export function startTaxInvoicing(runtime: Runtime): () => Promise<void> {
   if (!runtime.config.operator) return async () => undefined;
-  return repeat(
-    () => issueDueTaxInvoices(runtime.services),
-    TAX_INVOICE_INTERVAL_MS,
-    (error) => runtime.logger.warn({ err: error }, 'issuing tax invoices failed; retrying'),
+  return repeat(taxInvoicingJob(runtime.services), TAX_INVOICE_INTERVAL_MS, (error) =>
+    runtime.logger.warn({ err: error }, 'issuing tax invoices failed; retrying'),
   );
 }
 
