@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Services } from './app/services.js';
 import { issueTaxInvoices, setTaxDetails } from './app/tax-invoices.js';
 import { ConfigError } from './config.js';
+import { operatorContext } from './domain/audit.js';
 import { DomainError } from './domain/errors.js';
 import { HEAD_OFFICE } from './domain/tax-invoice.js';
 
@@ -45,7 +46,7 @@ async function taxDetails(services: Services, values: { merchant?: string; 'tax-
 
 async function issue(services: Services, values: { month?: string; json?: boolean }): Promise<void> {
   if (!values.month) throw new ConfigError('--month YYYY-MM is required.');
-  const outcome = await issueTaxInvoices(services, values.month, { actor: { kind: 'operator' }, channel: 'cli', clientAddress: null });
+  const outcome = await issueTaxInvoices(services, values.month, operatorContext);
   if (values.json) {
     const issued = outcome.issued.map((i) => ({ tax_invoice_id: i.id, merchant_id: i.merchantId, serial: i.serial, total: i.total }));
     return console.log(JSON.stringify({ issued, skipped: outcome.skipped.map((s) => ({ merchant_id: s.merchantId, reason: s.reason })) }));

@@ -36,7 +36,8 @@ import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.
 import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
-import { issueDueTaxInvoices } from './app/tax-invoices.js';
+import { taxInvoicingJob } from './app/tax-invoices.js';
+import { chromiumStatementPdf } from './adapters/documents/statement-pdf.js';
 import { chromiumTaxInvoicePdf } from './adapters/documents/tax-invoice-pdf.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
@@ -108,6 +109,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);
     const taxInvoicePdf = chromiumTaxInvoicePdf();
+    const statementPdf = chromiumStatementPdf();
     const services: Services = {
       uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
       clock,
@@ -130,12 +132,14 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       operator: config.operator,
       taxInvoicePdf,
+      statementPdf,
       metrics: metrics ?? silentMetrics,
     };
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
     const close = async () => {
       await keyUsage.stop();
       await taxInvoicePdf.close();
+      await statementPdf.close();
       await db.close();
       await unlock?.();
     };
@@ -264,10 +268,8 @@ const TAX_INVOICE_INTERVAL_MS = 10 * 60_000;
  */
 export function startTaxInvoicing(runtime: Runtime): () => Promise<void> {
   if (!runtime.config.operator) return async () => undefined;
-  return repeat(
-    () => issueDueTaxInvoices(runtime.services),
-    TAX_INVOICE_INTERVAL_MS,
-    (error) => runtime.logger.warn({ err: error }, 'issuing tax invoices failed; retrying'),
+  return repeat(taxInvoicingJob(runtime.services), TAX_INVOICE_INTERVAL_MS, (error) =>
+    runtime.logger.warn({ err: error }, 'issuing tax invoices failed; retrying'),
   );
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { mutationOf, valueOf, type Hints } from '../arbitraries.js';
 import { contractProblems } from '../contract-check.js';
 import { merchantOperations, type Operation } from '../contract.js';
-import { CheckFailure, fail, NotRunHere, type Check, type Group, type Kit } from '../check.js';
+import { CheckFailure, fail, NotRunHere, WHY_NOT_HERE, type Check, type Group, type Kit } from '../check.js';
 import { maskKeys } from '../http.js';
 import { bangkokToday, KIT_HOOK_URL, records, removeKitWebhooks, removeWebhooksSince, webhookIdsNow } from '../records.js';
 
@@ -48,7 +48,7 @@ async function makePools(kit: Kit, op: Operation): Promise<Pools> {
   );
   if (operator && invoiced) await operator.issueTaxInvoices();
   const taxInvoiceId = invoiced ? await mine.newestTaxInvoiceId() : '';
-  const noTaxInvoices = invoiced && !taxInvoiceId ? new NotRunHere('the merchant has no tax invoice (the operator issues them, for fees)') : undefined;
+  const noTaxInvoices = invoiced && !taxInvoiceId ? new NotRunHere(WHY_NOT_HERE.operator) : undefined;
   return {
     apiKey: merchant.apiKey,
     ...(noWebhooks ? { noWebhooks } : {}),

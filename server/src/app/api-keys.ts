@@ -83,21 +83,26 @@ export async function listApiKeys(s: Services, merchantId: string): Promise<ApiK
   return s.uow.repos.apiKeys.listByMerchant(merchantId);
 }
 
-/** Stops the merchant's key ending in `last4` at once; refuses when no unrevoked key, or more than one, ends so. */
-export async function revokeApiKey(s: Services, merchantId: string, last4: string, context: AuditContext): Promise<ApiKeyRecord> {
-  const keys = (await listApiKeys(s, merchantId)).filter((key) => key.last4 === last4 && key.revokedAt === null);
+/**
+ * Stops one of the merchant's keys at once: the one with `keyId` (the dashboard's), or the unrevoked one ending in
+ * `last4` (the CLI's), refusing when none, or more than one, ends so.
+ */
+export async function revokeApiKey(s: Services, merchantId: string, which: string | { keyId: string }, context: AuditContext): Promise<ApiKeyRecord> {
+  const unrevoked = (await listApiKeys(s, merchantId)).filter((key) => key.revokedAt === null);
+  const keys = typeof which === 'string' ? unrevoked.filter((key) => key.last4 === which) : unrevoked.filter((key) => key.id === which.keyId);
+  const named = typeof which === 'string' ? `ending in '${which}'` : `'${which.keyId}'`;
   if (keys.length !== 1) {
     throw new ApiKeyAdminError(
       keys.length === 0
-        ? `Merchant '${merchantId}' has no unrevoked key ending in '${last4}'.`
-        : `${keys.length} keys of '${merchantId}' end in '${last4}'; roll the keys instead.`,
+        ? `Merchant '${merchantId}' has no unrevoked key ${named}.`
+        : `${keys.length} keys of '${merchantId}' end in '${String(which)}'; roll the keys instead.`,
     );
   }
   const key = keys[0]!;
   const now = s.clock.now();
   await s.uow.run(async (tx) => {
     await tx.apiKeys.revoke(key.id, now);
-    await recordAudit(tx, s, context, merchantId, 'api_key_revoked', key.id, { last4 });
+    await recordAudit(tx, s, context, merchantId, 'api_key_revoked', key.id, { last4: key.last4 });
   });
   return { ...key, revokedAt: now };
 }

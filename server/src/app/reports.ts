@@ -23,3 +23,8 @@ export async function settlementFile(s: Services, merchant: Merchant, date: stri
   if (!isCalendarDate(date)) throw new DomainError('invalid_parameters', `date '${date}' must be a calendar date written YYYY-MM-DD (2026-10-31).`, 'date');
   return s.uow.repos.reports.linesBetween(merchant.id, bangkokDayStart(date), new Date(bangkokDayEnd(date).getTime() + 1));
 }
+
+/** The month's statement as a PDF, for the dashboard's download (rendered on each request: a statement is not frozen). */
+export async function statementPdf(s: Services, merchant: Merchant, month: string): Promise<Uint8Array> {
+  return s.statementPdf.render(await statementFor(s, merchant, month), merchant.name);
+}

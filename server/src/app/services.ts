@@ -8,7 +8,7 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { AutomatedPayoutRail, BulkTransferFile } from '../ports/payout-rail.js';
 import type { OperationalMetrics } from '../ports/metrics.js';
 import type { UnitOfWork } from '../ports/repositories.js';
-import type { TaxInvoiceRenderer } from '../ports/documents.js';
+import type { StatementRenderer, TaxInvoiceRenderer } from '../ports/documents.js';
 import type { TaxParty } from '../domain/tax-invoice.js';
 import type { DeliveryQueue, WebhookSender, WebhookSigner, WebhookUrlGuard } from '../ports/webhook-delivery.js';
 
@@ -44,6 +44,8 @@ export interface Services {
   operator: TaxParty | null;
   /** Renders tax invoices as PDF when they are issued. */
   taxInvoicePdf: TaxInvoiceRenderer;
+  /** Renders monthly statements as PDF for the dashboard's download. */
+  statementPdf: StatementRenderer;
   /** Counters for /metrics (silent unless METRICS or METRICS_PORT is set). */
   metrics: OperationalMetrics;
 }

@@ -4,7 +4,16 @@ import { DomainError, notFound } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import { bangkokMonthOf, monthPeriod, previousMonth, type Month } from '../domain/statement.js';
-import { assertMonthBegun, mayInvoice, sequenceOf, taxDetailsProblem, taxInvoiceOf, type TaxDetails, type TaxInvoice } from '../domain/tax-invoice.js';
+import {
+  assertMonthBegun,
+  INVOICE_GRACE_MS,
+  mayInvoice,
+  sequenceOf,
+  taxDetailsProblem,
+  taxInvoiceOf,
+  type TaxDetails,
+  type TaxInvoice,
+} from '../domain/tax-invoice.js';
 import { recordAudit } from './audit.js';
 import { assertMonth } from './reports.js';
 import type { Services } from './services.js';
@@ -38,7 +47,13 @@ export async function issueTaxInvoices(s: Services, month: Month, context: Audit
   const { start, end } = monthPeriod(month);
   const outcome: IssueOutcome = { issued: [], skipped: [] };
   for (const due of await s.uow.repos.taxInvoices.due(month, start, end)) {
-    if (!mayInvoice(month, due.mode, s.clock.now())) continue; // a live merchant's month still under way
+    if (!mayInvoice(month, due.mode, s.clock.now())) {
+      outcome.skipped.push({
+        merchantId: due.merchantId,
+        reason: `a live merchant is invoiced once ${month} has ended in Bangkok, ${INVOICE_GRACE_MS / 60_000} minutes after`,
+      });
+      continue;
+    }
     const result: IssueOne = await s.uow.run(async (tx) => {
       const merchant = await tx.merchants.findById(due.merchantId);
       const details = await tx.taxInvoices.taxDetailsOf(due.merchantId);
@@ -85,15 +100,22 @@ async function keepPdf(s: Services, invoice: TaxInvoice): Promise<void> {
 const JOB_CONTEXT: AuditContext = { actor: { kind: 'operator' }, channel: 'job', clientAddress: null };
 
 /**
- * The background job: once a month has ended in Bangkok, its invoices are issued, and any invoice whose PDF an
- * issuer did not get to keep is rendered. Safe with several instances (see issueTaxInvoices); a no-op without the
- * operator's details.
+ * The background job: once a month has ended in Bangkok, its invoices are issued, and any invoice whose PDF an issuer
+ * did not get to keep is rendered. Safe with several instances (see issueTaxInvoices); a no-op without the operator's
+ * details. Once a month's merchants all have theirs, this instance stops reading that month's ledger (a month of fee
+ * entries) until the next month ends.
  */
-export async function issueDueTaxInvoices(s: Services): Promise<number> {
-  if (!s.operator) return 0;
-  const { issued } = await issueTaxInvoices(s, previousMonth(bangkokMonthOf(s.clock.now())), JOB_CONTEXT);
-  for (const invoice of await s.uow.repos.taxInvoices.withoutPdf(20)) await keepPdf(s, invoice);
-  return issued.length;
+export function taxInvoicingJob(s: Services): () => Promise<number> {
+  let done: Month | null = null;
+  return async () => {
+    if (!s.operator) return 0;
+    for (const invoice of await s.uow.repos.taxInvoices.withoutPdf(20)) await keepPdf(s, invoice);
+    const month = previousMonth(bangkokMonthOf(s.clock.now()));
+    if (month === done || !mayInvoice(month, 'live', s.clock.now())) return 0;
+    const { issued, skipped } = await issueTaxInvoices(s, month, JOB_CONTEXT);
+    if (skipped.length === 0) done = month;
+    return issued.length;
+  };
 }
 
 export const listTaxInvoices = (s: Services, merchant: Merchant, page: PageRequest): Promise<Page<TaxInvoice>> =>

@@ -79,11 +79,17 @@ export const sequenceOf = (specimen: boolean, issueDate: string): InvoiceSequenc
 export const serialOf = (sequence: InvoiceSequence, number: number): string => `${sequence.prefix}-${sequence.year}-${String(number).padStart(6, '0')}`;
 
 /**
- * A month is invoiced once it has ended in Bangkok; a test merchant's specimen may also be made for the month
- * under way, so the flow can be tried in the sandbox. Never a month still to come.
+ * A payment credited in a month's last instant commits a moment after it ends: a month is invoiced only this long after
+ * its end, so that no fee of it can still arrive once its invoice is frozen.
+ */
+export const INVOICE_GRACE_MS = 10 * 60_000;
+
+/**
+ * A month is invoiced once it has ended in Bangkok (and the grace has passed); a test merchant's specimen may also be
+ * made for the month under way, so the flow can be tried in the sandbox. Never a month still to come.
  */
 export function mayInvoice(month: Month, mode: Mode, now: Date): boolean {
-  const ended = monthPeriod(month).end.getTime() <= now.getTime();
+  const ended = monthPeriod(month).end.getTime() + INVOICE_GRACE_MS <= now.getTime();
   return ended || (mode === 'test' && month === bangkokMonthOf(now));
 }
 

@@ -1,6 +1,12 @@
 import type { TaxInvoice } from '../domain/tax-invoice.js';
+import type { MonthlyStatement } from '../domain/statement.js';
 
 /** Turns a tax invoice into its PDF (Thai shaped, its font embedded). */
 export interface TaxInvoiceRenderer {
   render(invoice: TaxInvoice): Promise<Uint8Array>;
+}
+
+/** Turns a merchant's monthly statement into a PDF (Thai shaped, its font embedded). */
+export interface StatementRenderer {
+  render(statement: MonthlyStatement, merchantName: string): Promise<Uint8Array>;
 }

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditPayment } from '../../src/app/ledger.js';
 import type { Services } from '../../src/app/services.js';
-import { issueDueTaxInvoices, issueTaxInvoices, setTaxDetails } from '../../src/app/tax-invoices.js';
+import { issueTaxInvoices, setTaxDetails, taxInvoicingJob } from '../../src/app/tax-invoices.js';
 import type { AuditContext } from '../../src/domain/audit.js';
 import type { Payment } from '../../src/domain/payment.js';
+import { taxInvoiceOf } from '../../src/domain/tax-invoice.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
 import { pdfText, pdfToPng } from '../support/pdf.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
@@ -93,7 +94,7 @@ describe('tax invoices', () => {
     expect(during.issued.map((i) => [i.merchantId, i.specimen])).toEqual([[test.id, true]]);
     await expect(issueTaxInvoices(s, '2026-10', CLI)).rejects.toThrow(/has not begun/);
 
-    clock.set(new Date('2026-09-30T17:05:00.000Z')); // 00:05 on 1 October in Bangkok
+    clock.set(new Date('2026-09-30T17:15:00.000Z')); // 00:15 on 1 October in Bangkok, past the grace after the month's end
     const after = await issueTaxInvoices(s, '2026-09', CLI);
     expect(after.issued).toHaveLength(1);
     const [invoice] = after.issued;
@@ -169,7 +170,7 @@ describe('tax invoices', () => {
     const withoutDetails = await server.merchant({ feeBps: 250, mode: 'live' });
     await livePaymentCredited(withoutDetails.id, 50_000);
 
-    clock.set(new Date('2026-10-31T17:00:00.000Z')); // midnight: October has ended in Bangkok
+    clock.set(new Date('2026-10-31T17:10:00.000Z')); // 00:10: October has ended in Bangkok, and the grace for its last payments
     const runs = await Promise.all([issueTaxInvoices(s, '2026-10', CLI), issueTaxInvoices(s, '2026-10', CLI)]);
     const issued = runs.flatMap((run) => run.issued);
     expect(issued.map((i) => i.merchantId).sort()).toEqual(merchants.map((m) => m.id).sort());
@@ -187,18 +188,49 @@ describe('tax invoices', () => {
     expect(new Set(audited).size).toBe(audited.length);
   });
 
-  it("the background job issues the month that ended, once, audited as the operator's job", async () => {
+  it("the background job issues the month that ended once its grace has passed, once, audited as the operator's job", async () => {
     clock.set(new Date('2026-11-20T03:00:00.000Z'));
     const merchant = await merchantWithTaxDetails({ mode: 'live' });
     await livePaymentCredited(merchant.id, 20_000);
-    expect(await issueDueTaxInvoices(s)).toBe(0); // November is under way: October's were issued already
-    clock.set(new Date('2026-11-30T17:00:00.000Z'));
-    expect(await Promise.all([issueDueTaxInvoices(s), issueDueTaxInvoices(s)])).toEqual(expect.arrayContaining([0, 1]));
+    const [job, otherInstance] = [taxInvoicingJob(s), taxInvoicingJob(s)];
+    expect(await job()).toBe(0); // November is under way: October's were issued already
+    clock.set(new Date('2026-11-30T16:59:59.000Z'));
+    await livePaymentCredited(merchant.id, 10_000); // the month's last second
+    clock.set(new Date('2026-11-30T17:05:00.000Z'));
+    expect(await job()).toBe(0); // within the grace: a payment of the last instant may still be committing
+    clock.set(new Date('2026-11-30T17:10:00.000Z'));
+    expect((await Promise.all([job(), otherInstance()])).sort()).toEqual([0, 1]);
     const [invoice] = (await merchant.api.get('/Thai/v1/reports/tax-invoices')).body.tax_invoices;
-    expect(invoice).toMatchObject({ month: '2026-11', issue_date: '2026-12-01', fees: 500, vat: 35, total: 535 });
+    expect(invoice).toMatchObject({ month: '2026-11', issue_date: '2026-12-01', fees: 750, vat: 53, total: 803 });
     const [entry] = await server.running.runtime.db.knex('audit_entries').where('subject_id', invoice.tax_invoice_id);
     expect(entry).toMatchObject({ merchant_id: merchant.id, action: 'tax_invoice_issued', channel: 'job' });
     expect((await download(merchant, invoice.tax_invoice_id)).bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('renders and keeps the PDF at the first download when its issuer stopped before keeping it', async () => {
+    const merchant = await merchantWithTaxDetails({ mode: 'live' });
+    // Issued (in another year's sequence) by an issuer that stopped between its transaction and the PDF.
+    const invoice = taxInvoiceOf({
+      id: s.ids.next('taxInvoice'),
+      merchantId: merchant.id,
+      mode: 'live',
+      month: '2025-05',
+      number: 1,
+      issuedAt: new Date('2025-06-01T02:00:00.000Z'),
+      seller: s.operator!,
+      buyer: { name: 'Late shop', taxId: BUYER_TAX_ID, address: '1 Rama IV Road', branch: '00000' },
+      fees: 1000,
+      vat: 70,
+    });
+    await s.uow.run((tx) => tx.taxInvoices.insert(invoice));
+    const knex = server.running.runtime.db.knex;
+    expect(await knex('tax_invoices').where('id', invoice.id).whereNull('pdf').pluck('id')).toEqual([invoice.id]);
+    const first = await download(merchant, invoice.id);
+    expect(first.status).toBe(200);
+    expect(first.disposition).toBe('attachment; filename="TIV-2025-000001.pdf"');
+    expect((await download(merchant, invoice.id)).bytes.equals(first.bytes)).toBe(true);
+    const [stored] = await knex('tax_invoices').where('id', invoice.id).pluck('pdf');
+    expect(Buffer.from(stored as Uint8Array).equals(first.bytes)).toBe(true);
   });
 
   it('never changes an issued invoice, not even in the database', async () => {

@@ -8,19 +8,22 @@ import { switchMerchant } from '../../app/dashboard-sessions.js';
 import type { Services } from '../../app/services.js';
 import { AccountError } from '../../domain/account-errors.js';
 import { accountRoutes } from './account-routes.js';
+import { apiKeyRoutes } from './api-key-routes.js';
 import { dashboardCookies } from './cookies.js';
 import { csrfProtection } from './csrf.js';
 import { field } from './forms.js';
 import { invitationRoutes } from './invitation-routes.js';
+import { eventRoutes } from './event-routes.js';
 import { dashboardLanguage } from './language.js';
 import { DASHBOARD_BASE, sendRefusal } from './layout.js';
 import { loginRoutes } from './login-routes.js';
 import { moneyRoutes } from './money-routes.js';
 import type { MerchantPaymentFeed } from './payment-feed.js';
-import { placeholderRoutes } from './placeholder-routes.js';
+import { reportRoutes } from './report-routes.js';
 import { signedIn } from './request-context.js';
 import { loadSession, requireSignIn } from './session.js';
 import { teamRoutes } from './team-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 export { DASHBOARD_BASE } from './layout.js';
 
@@ -103,8 +106,10 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
   member.use(moneyRoutes(s, deps.paymentFeed, { streamLifetimeMs: deps.streamLifetimeMs, publicBaseUrl: deps.publicBaseUrl }));
   member.use(accountRoutes(s));
   member.use(teamRoutes(s, deps.publicBaseUrl));
-  // The pages the money and developer parts of the dashboard bring; until then, their place in the menu.
-  member.use(placeholderRoutes(['developers', 'reports']));
+  member.use(apiKeyRoutes(s));
+  member.use(webhookRoutes(s));
+  member.use(eventRoutes(s));
+  member.use(reportRoutes(s));
   member.use((req, res) => sendRefusal(req, res, 404, 'notFound'));
   router.use(member);
 

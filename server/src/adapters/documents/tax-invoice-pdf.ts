@@ -13,7 +13,7 @@ const template = readFileSync(new URL('./templates/tax-invoice.html', import.met
 Mustache.parse(template);
 
 /** Noto Sans Thai from the npm package the checkout page serves, embedded in the page as data: the PDF carries the glyphs it uses. */
-function fontFaces(): string {
+export function fontFaces(): string {
   const files = join(dirname(require.resolve('@fontsource/noto-sans-thai/package.json')), 'files');
   const ranges = JSON.parse(readFileSync(join(files, '..', 'unicode.json'), 'utf8')) as Record<string, string>;
   return ['thai', 'latin', 'latin-ext']
@@ -47,7 +47,7 @@ export function taxInvoiceHtml(invoice: TaxInvoice, faces = fontFaces()): string
 }
 
 /** The headless Chromium from @sparticuz/chromium; it unpacks its binary into a directory of its version under the temp directory. */
-async function launch(): Promise<Browser> {
+export async function launch(): Promise<Browser> {
   const version = (JSON.parse(readFileSync(require.resolve('@sparticuz/chromium').replace(/\/build\/.*$/, '/package.json'), 'utf8')) as { version: string })
     .version;
   const unpackInto = join(tmpdir(), `payment-qr-chromium-${version}`);
@@ -64,33 +64,47 @@ async function launch(): Promise<Browser> {
   }
 }
 
+/** A browser left idle this long is closed: invoices come once a month, and Chromium holds a lot of memory. */
+const IDLE_CLOSE_MS = 60_000;
+
 /**
  * Renders tax invoices as PDF with headless Chromium, which shapes Thai (marks above and below their consonants)
- * as a browser does. One browser is started on first use and kept until `close`.
+ * as a browser does. A browser is started on first use and closed after a minute without renders, or at `close`.
  */
 export function chromiumTaxInvoicePdf(): TaxInvoiceRenderer & { close(): Promise<void> } {
   let browser: Promise<Browser> | null = null;
+  let rendering = 0;
+  let idle: NodeJS.Timeout | undefined;
   const faces = fontFaces();
+  const close = async () => {
+    clearTimeout(idle);
+    const started = browser;
+    browser = null;
+    await (await started?.catch(() => null))?.close();
+  };
   return {
     async render(invoice) {
-      browser ??= launch().catch((error: unknown) => {
-        browser = null;
-        throw error;
-      });
-      const context = await (await browser).newContext({ javaScriptEnabled: false, offline: true });
+      clearTimeout(idle);
+      rendering += 1;
       try {
-        const page = await context.newPage();
-        await page.setContent(taxInvoiceHtml(invoice, faces), { waitUntil: 'load' });
-        await page.evaluateHandle('document.fonts.ready').catch(() => undefined);
-        return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }));
+        browser ??= launch().catch((error: unknown) => {
+          browser = null;
+          throw error;
+        });
+        const context = await (await browser).newContext({ javaScriptEnabled: false, offline: true });
+        try {
+          const page = await context.newPage();
+          await page.setContent(taxInvoiceHtml(invoice, faces), { waitUntil: 'load' });
+          await page.evaluateHandle('document.fonts.ready').catch(() => undefined);
+          return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }));
+        } finally {
+          await context.close();
+        }
       } finally {
-        await context.close();
+        rendering -= 1;
+        if (rendering === 0) idle = setTimeout(() => void close().catch(() => undefined), IDLE_CLOSE_MS).unref();
       }
     },
-    async close() {
-      const started = browser;
-      browser = null;
-      await (await started?.catch(() => null))?.close();
-    },
+    close,
   };
 }

@@ -2,17 +2,12 @@ import { Router } from 'express';
 import { statementFor, settlementFile } from '../../../app/reports.js';
 import type { Services } from '../../../app/services.js';
 import { listTaxInvoices, retrieveTaxInvoice, taxInvoicePdf } from '../../../app/tax-invoices.js';
-import { statementLines } from '../../../domain/statement.js';
-import { csvFile } from '../../csv/csv-file.js';
-import { toBalanceTransactionBody } from '../balance-mappers.js';
+import { settlementCsv, statementCsv } from '../../csv/report-files.js';
 import { enumParam, pageRequestOf } from '../list-query.js';
 import { toListBody } from '../mappers.js';
 import { toStatementBody, toTaxInvoiceBody } from '../report-mappers.js';
 import { merchantOf } from '../request-context.js';
-import { LEDGER_CSV_COLUMNS } from './balance-routes.js';
 import { unknownWhenUnstorable } from './path-ids.js';
-
-const SETTLEMENT_COLUMNS = [...LEDGER_CSV_COLUMNS, 'reference'] as const;
 
 /** The accountant's documents: monthly statements, daily settlement files, tax invoices for the fees. */
 export function reportRoutes(s: Services): Router {
@@ -23,18 +18,12 @@ export function reportRoutes(s: Services): Router {
     const format = enumParam(req, 'format', ['json', 'csv'] as const) ?? 'json';
     const statement = await statementFor(s, merchantOf(res), String(req.params.month));
     if (format === 'json') return void res.json(toStatementBody(statement));
-    const rows = statementLines(statement).map((l) => [statement.month, l.line, l.count, l.amount, statement.currency]);
-    res.type('text/csv').send(csvFile(['month', 'line', 'count', 'amount', 'currency'], rows, { byteOrderMark: true }));
+    res.type('text/csv').send(statementCsv(statement));
   });
 
   router.get('/reports/settlements/:date', async (req, res) => {
     enumParam(req, 'format', ['csv'] as const);
-    const lines = await settlementFile(s, merchantOf(res), String(req.params.date));
-    const rows = lines.map((line) => {
-      const entry: Record<string, string | number | null> = { ...toBalanceTransactionBody(line), reference: line.reference };
-      return SETTLEMENT_COLUMNS.map((column) => entry[column] ?? null);
-    });
-    res.type('text/csv').send(csvFile(SETTLEMENT_COLUMNS, rows, { byteOrderMark: true }));
+    res.type('text/csv').send(settlementCsv(await settlementFile(s, merchantOf(res), String(req.params.date))));
   });
 
   router.get('/reports/tax-invoices', async (req, res) => {

@@ -1,0 +1,44 @@
+import { statementLines, type MonthlyStatement } from '../../domain/statement.js';
+import type { SettlementLine } from '../../ports/reports.js';
+import { csvFile } from './csv-file.js';
+
+/** The monthly statement as a spreadsheet sums it: one signed line each, `month,line,count,amount,currency`. */
+export function statementCsv(statement: MonthlyStatement): string {
+  const rows = statementLines(statement).map((l) => [statement.month, l.line, l.count, l.amount, statement.currency]);
+  return csvFile(['month', 'line', 'count', 'amount', 'currency'], rows, { byteOrderMark: true });
+}
+
+/** The ledger CSV's columns (those of an entry's JSON) and then the payment's `reference`. */
+export const SETTLEMENT_COLUMNS = [
+  'balance_transaction_id',
+  'type',
+  'amount',
+  'fee',
+  'fee_vat',
+  'net',
+  'currency',
+  'source_id',
+  'withdrawal_id',
+  'available_on',
+  'created_at',
+  'reference',
+] as const;
+
+/** A day's settlement file: every ledger entry of the day, oldest first, for accounting imports. */
+export function settlementCsv(lines: readonly SettlementLine[]): string {
+  const rows = lines.map((l) => [
+    l.id,
+    l.type,
+    l.amount,
+    l.fee,
+    l.feeVat,
+    l.net,
+    l.currency,
+    l.sourceId,
+    l.withdrawalId,
+    l.availableOn.toISOString(),
+    l.createdAt.toISOString(),
+    l.reference,
+  ]);
+  return csvFile(SETTLEMENT_COLUMNS, rows, { byteOrderMark: true });
+}

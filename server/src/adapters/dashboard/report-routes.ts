@@ -1,0 +1,103 @@
+import { Router, type Request, type Response } from 'express';
+import { statementFor, statementPdf, settlementFile } from '../../app/reports.js';
+import type { Services } from '../../app/services.js';
+import { listTaxInvoices, taxInvoicePdf } from '../../app/tax-invoices.js';
+import { bangkokDateOf } from '../../domain/bangkok-day.js';
+import { bangkokMonthOf, isMonth, statementLines, type MonthlyStatement } from '../../domain/statement.js';
+import { settlementCsv, statementCsv } from '../csv/report-files.js';
+import { baht, bangkokTime } from './formatting.js';
+import { commonView, DASHBOARD_BASE, renderTemplate, sendPage, sendRefusal } from './layout.js';
+import { problemOf } from './problems.js';
+import { signedIn } from './request-context.js';
+import { requireAbility } from './session.js';
+
+const TAX_INVOICES_SHOWN = 24;
+
+/** A file to save, not a page: the browser keeps the name given. */
+function download(res: Response, type: string, name: string, content: string | Uint8Array): void {
+  res.type(type).setHeader('Content-Disposition', `attachment; filename="${name}"`);
+  res.send(typeof content === 'string' ? content : Buffer.from(content));
+}
+
+/** The month asked for (`?month=YYYY-MM`), else the month under way in Bangkok. */
+const monthAsked = (req: Request, now: Date): string =>
+  typeof req.query.month === 'string' && isMonth(req.query.month) ? req.query.month : bangkokMonthOf(now);
+
+/**
+ * Reports, for owners, admins and viewers (`reports:read`): a month's statement on the page with its CSV, its tax
+ * invoices' PDFs as they were kept when issued, and a day's settlement file. The same use cases as the API's.
+ */
+export function reportRoutes(s: Services): Router {
+  const router = Router();
+  router.use('/reports', requireAbility('reports:read'));
+
+  router.get('/reports', async (req, res) => {
+    const { t } = commonView(req);
+    const merchant = signedIn(req).merchant;
+    const month = monthAsked(req, s.clock.now());
+    const statement: MonthlyStatement = await statementFor(s, merchant, month);
+    const invoices = await listTaxInvoices(s, merchant, { limit: TAX_INVOICES_SHOWN, offset: 0 });
+    const lineNames = t.reports as Record<string, string>;
+    const body = renderTemplate(req, 'reports', {
+      month,
+      today: bangkokDateOf(s.clock.now()),
+      lines: statementLines(statement).map((line) => ({
+        name: lineNames[line.line] ?? line.line,
+        key: line.line,
+        count: line.count,
+        amount: baht(line.amount),
+        total: line.line === 'opening_balance' || line.line === 'closing_balance',
+      })),
+      csvHref: `${DASHBOARD_BASE}/reports/statements/${month}.csv`,
+      pdfHref: `${DASHBOARD_BASE}/reports/statements/${month}.pdf`,
+      invoices: invoices.items.map((invoice) => ({
+        id: invoice.id,
+        serial: invoice.serial,
+        month: invoice.month,
+        issued: invoice.issueDate,
+        total: baht(invoice.total),
+        specimen: invoice.specimen,
+        href: `${DASHBOARD_BASE}/reports/tax-invoices/${invoice.id}.pdf`,
+        created: bangkokTime(invoice.issuedAt),
+      })),
+    });
+    sendPage(req, res, { title: t.reports.title, active: 'reports', body });
+  });
+
+  router.get('/reports/statements/:month.csv', async (req, res) => {
+    const month = String(req.params.month);
+    if (!isMonth(month)) return sendRefusal(req, res, 404, 'notFound');
+    download(res, 'text/csv', `statement-${month}.csv`, statementCsv(await statementFor(s, signedIn(req).merchant, month)));
+  });
+
+  router.get('/reports/statements/:month.pdf', async (req, res) => {
+    const month = String(req.params.month);
+    if (!isMonth(month)) return sendRefusal(req, res, 404, 'notFound');
+    download(res, 'application/pdf', `statement-${month}.pdf`, await statementPdf(s, signedIn(req).merchant, month));
+  });
+
+  router.get('/reports/settlements', async (req, res) => {
+    const date = typeof req.query.date === 'string' ? req.query.date : '';
+    try {
+      const lines = await settlementFile(s, signedIn(req).merchant, date);
+      download(res, 'text/csv', `settlement-${date}.csv`, settlementCsv(lines));
+    } catch (error) {
+      problemOf(req, error); // anything but a date to correct goes on to the error page
+      sendRefusal(req, res, 404, 'notFound');
+    }
+  });
+
+  router.get('/reports/tax-invoices/:taxInvoiceId.pdf', async (req, res) => {
+    const id = String(req.params.taxInvoiceId);
+    if (!/^\w{1,100}$/.test(id)) return sendRefusal(req, res, 404, 'notFound');
+    try {
+      const { invoice, pdf } = await taxInvoicePdf(s, signedIn(req).merchant, id);
+      download(res, 'application/pdf', `${invoice.serial}.pdf`, pdf);
+    } catch (error) {
+      problemOf(req, error);
+      sendRefusal(req, res, 404, 'notFound');
+    }
+  });
+
+  return router;
+}

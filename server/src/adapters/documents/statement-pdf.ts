@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import Mustache from 'mustache';
+import type { Browser } from 'playwright-core';
+import { bangkokDateOf } from '../../domain/bangkok-day.js';
+import { statementLines, type MonthlyStatement } from '../../domain/statement.js';
+import { bahtText } from '../../domain/tax-invoice.js';
+import type { StatementRenderer } from '../../ports/documents.js';
+import { fontFaces, launch } from './tax-invoice-pdf.js';
+
+const template = readFileSync(new URL('./templates/statement.html', import.meta.url), 'utf8');
+Mustache.parse(template);
+
+/** Each line in Thai and English, as on the tax invoice. */
+const lineNames: Record<string, string> = {
+  opening_balance: 'ยอดยกมา / Opening balance',
+  payments: 'รับชำระเงิน / Payments received',
+  fees: 'ค่าธรรมเนียม / Fees',
+  fee_vat: 'ภาษีมูลค่าเพิ่มของค่าธรรมเนียม / VAT on fees',
+  refunds: 'คืนเงิน / Refunds',
+  withdrawals: 'ถอนเงิน / Withdrawals',
+  reversals: 'รายการคืนกลับ / Reversals',
+  closing_balance: 'ยอดยกไป / Closing balance',
+};
+
+/** The statement as a page: every text escaped by Mustache, the fonts inline, nothing fetched. */
+export function statementHtml(statement: MonthlyStatement, merchantName: string, faces = fontFaces()): string {
+  return Mustache.render(template, {
+    fontFaces: faces,
+    merchantName,
+    merchantId: statement.merchantId,
+    month: statement.month,
+    from: bangkokDateOf(statement.periodStart),
+    to: bangkokDateOf(new Date(statement.periodEnd.getTime() - 1)),
+    lines: statementLines(statement).map((line) => ({
+      name: lineNames[line.line] ?? line.line,
+      count: line.count,
+      amount: bahtText(line.amount),
+      total: line.line === 'opening_balance' || line.line === 'closing_balance',
+    })),
+  });
+}
+
+/** Renders statements as PDF with the same headless Chromium as the tax invoices; one browser, started on first use. */
+export function chromiumStatementPdf(): StatementRenderer & { close(): Promise<void> } {
+  let browser: Promise<Browser> | null = null;
+  const faces = fontFaces();
+  return {
+    async render(statement, merchantName) {
+      browser ??= launch().catch((error: unknown) => {
+        browser = null;
+        throw error;
+      });
+      const context = await (await browser).newContext({ javaScriptEnabled: false, offline: true });
+      try {
+        const page = await context.newPage();
+        await page.setContent(statementHtml(statement, merchantName, faces), { waitUntil: 'load' });
+        await page.evaluateHandle('document.fonts.ready').catch(() => undefined);
+        return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }));
+      } finally {
+        await context.close();
+      }
+    },
+    async close() {
+      const started = browser;
+      browser = null;
+      await (await started?.catch(() => null))?.close();
+    },
+  };
+}
