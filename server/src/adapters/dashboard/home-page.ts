@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { homeFigures } from '../../app/dashboard-home.js';
 import type { Services } from '../../app/services.js';
-import { sendPage } from './layout.js';
+import { commonView, sendPage } from './layout.js';
 import { liveStream, type LiveStreamOptions } from './live-stream.js';
 import { memberOf, wordsOf } from './money-pages.js';
 import { renderMoney } from './money-templates.js';
@@ -18,7 +18,9 @@ export function homePage(s: Services, feed: MerchantPaymentFeed, options: LiveSt
     const figures = await homeFigures(s, memberOf(req).merchant);
     res.set('Cache-Control', 'no-store');
     if (req.query.fragment === 'live') return void res.type('html').send(renderMoney('homeLive', homeView(t, figures)));
-    sendPage(req, res, { title: t.home, active: 'home', body: renderMoney('home', homeView(t, figures)) });
+    const { merchant } = memberOf(req);
+    const welcome = `${commonView(req).t.home.welcome}, ${merchant.name}`; // the shell's greeting, above the figures
+    sendPage(req, res, { title: t.home, active: 'home', body: renderMoney('home', { ...homeView(t, figures), welcome }) });
   });
 
   router.get(
