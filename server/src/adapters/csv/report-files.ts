@@ -8,8 +8,8 @@ export function statementCsv(statement: MonthlyStatement): string {
   return csvFile(['month', 'line', 'count', 'amount', 'currency'], rows, { byteOrderMark: true });
 }
 
-/** The ledger CSV's columns (those of an entry's JSON) and then the payment's `reference`. */
-export const SETTLEMENT_COLUMNS = [
+/** The ledger's CSV columns: the JSON fields of an entry. */
+export const LEDGER_CSV_COLUMNS = [
   'balance_transaction_id',
   'type',
   'amount',
@@ -21,8 +21,10 @@ export const SETTLEMENT_COLUMNS = [
   'withdrawal_id',
   'available_on',
   'created_at',
-  'reference',
 ] as const;
+
+/** A settlement file: the ledger CSV's columns and then the payment's `reference`. */
+export const SETTLEMENT_COLUMNS = [...LEDGER_CSV_COLUMNS, 'reference'] as const;
 
 /** A day's settlement file: every ledger entry of the day, oldest first, for accounting imports. */
 export function settlementCsv(lines: readonly SettlementLine[]): string {

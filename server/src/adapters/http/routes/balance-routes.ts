@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { components } from '@payment-qr/contract';
 import { csvFile } from '../../csv/csv-file.js';
+import { LEDGER_CSV_COLUMNS } from '../../csv/report-files.js';
 import { listLedger, retrieveBalance } from '../../../app/ledger.js';
 import type { Services } from '../../../app/services.js';
 import { createWithdrawal, listWithdrawals, retrieveWithdrawal } from '../../../app/withdrawals.js';
@@ -13,21 +14,6 @@ import { dateRangeOf, enumParam, pageRequestOf } from '../list-query.js';
 import { toListBody } from '../mappers.js';
 import { merchantOf } from '../request-context.js';
 import { unknownWhenUnstorable } from './path-ids.js';
-
-/** The ledger's CSV columns: the JSON fields of an entry (a settlement file adds the payment's reference). */
-export const LEDGER_CSV_COLUMNS = [
-  'balance_transaction_id',
-  'type',
-  'amount',
-  'fee',
-  'fee_vat',
-  'net',
-  'currency',
-  'source_id',
-  'withdrawal_id',
-  'available_on',
-  'created_at',
-] as const;
 
 /** The merchant's balance, its ledger, and withdrawals from it. */
 export function balanceRoutes(s: Services): Router {
