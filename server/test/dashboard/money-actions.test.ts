@@ -38,6 +38,10 @@ describe('the money pages by role', { timeout: 120_000 }, () => {
       const client = members[role].client;
       for (const path of ['/dashboard', '/dashboard/payments', `/dashboard/payments/${paymentId}`, '/dashboard/balance', '/dashboard/balance/ledger.csv'])
         expect((await client.get(path)).status, `${role} ${path}`).toBe(200);
+      const csv = await client.get('/dashboard/balance/ledger.csv?type=payment');
+      expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(csv.text.split('\r\n')[0]).toBe('balance_transaction_id,type,amount,fee,fee_vat,net,currency,source_id,withdrawal_id,available_on,created_at');
+      expect(csv.text).toContain(`,payment,10000,`);
       for (const path of ['/dashboard/audit', '/dashboard/audit.csv'])
         expect((await client.get(path)).status, `${role} ${path}`).toBe(roleMay(role, 'audit:read') ? 200 : 403);
     }

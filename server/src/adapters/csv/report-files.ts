@@ -1,3 +1,4 @@
+import type { LedgerEntry } from '../../domain/balance.js';
 import { statementLines, type MonthlyStatement } from '../../domain/statement.js';
 import type { SettlementLine } from '../../ports/reports.js';
 import { csvFile } from './csv-file.js';
@@ -22,6 +23,24 @@ export const LEDGER_CSV_COLUMNS = [
   'available_on',
   'created_at',
 ] as const;
+
+/** Ledger entries as the ledger's CSV (the dashboard's download): the same columns as the API's `format=csv`. */
+export function ledgerCsv(entries: readonly LedgerEntry[]): string {
+  const rows = entries.map((e) => [
+    e.id,
+    e.type,
+    e.amount,
+    e.fee,
+    e.feeVat,
+    e.net,
+    e.currency,
+    e.sourceId,
+    e.withdrawalId,
+    e.availableOn.toISOString(),
+    e.createdAt.toISOString(),
+  ]);
+  return csvFile(LEDGER_CSV_COLUMNS, rows, { byteOrderMark: true });
+}
 
 /** A settlement file: the ledger CSV's columns and then the payment's `reference`. */
 export const SETTLEMENT_COLUMNS = [...LEDGER_CSV_COLUMNS, 'reference'] as const;

@@ -5,7 +5,7 @@ import { createWithdrawal, listWithdrawals, payoutAccountOf } from '../../app/wi
 import { ledgerEntryTypes, type LedgerEntryType } from '../../domain/balance.js';
 import { parseBaht } from '../../domain/money.js';
 import { roleMay } from '../../domain/permissions.js';
-import { csvFile } from '../csv/csv-file.js';
+import { ledgerCsv } from '../csv/report-files.js';
 import { sendPage } from './layout.js';
 import { fill } from './money-messages.js';
 import { formatBaht, maskedAccount } from './money-format.js';
@@ -72,34 +72,8 @@ export function balancePages(s: Services): Router {
     const { range } = dateRangeOf(req, t);
     const type = oneOf<LedgerEntryType>(req.query.type, ledgerEntryTypes);
     const ledger = await listLedger(s, merchant, { ...range, type }, { limit: CSV_MAX_ROWS, offset: 0 });
-    const columns = [
-      'balance_transaction_id',
-      'type',
-      'amount',
-      'fee',
-      'fee_vat',
-      'net',
-      'currency',
-      'source_id',
-      'withdrawal_id',
-      'available_on',
-      'created_at',
-    ];
-    const rows = ledger.items.map((e) => [
-      e.id,
-      e.type,
-      e.amount,
-      e.fee,
-      e.feeVat,
-      e.net,
-      e.currency,
-      e.sourceId,
-      e.withdrawalId,
-      e.availableOn.toISOString(),
-      e.createdAt.toISOString(),
-    ]);
     res.set({ 'Cache-Control': 'no-store', 'Content-Disposition': 'attachment; filename="ledger.csv"' });
-    res.type('text/csv').send(csvFile(columns, rows, { byteOrderMark: true }));
+    res.type('text/csv').send(ledgerCsv(ledger.items));
   });
 
   // Withdraw, step one: check the amount, show where it goes; step two: once per form, audited.
