@@ -24,7 +24,7 @@ export async function paymentDetail(s: Services, merchant: Merchant, paymentId: 
   const repos = s.uow.repos;
   const [refunds, events, unmatched, qrCode, bankPayer] = await Promise.all([
     repos.refunds.listByPayment(merchant.id, payment.id),
-    repos.eventLog.ofPayment(merchant.id, payment.id),
+    repos.eventLog.ofPayment(merchant.id, payment),
     repos.bankTransactions.unmatchedOfPayment(payment.id),
     payment.qrCodeId && payment.status === 'pending' ? repos.qrCodes.findById(payment.qrCodeId) : null,
     merchant.mode === 'live' && payment.status !== 'pending' ? repos.bankTransactions.settlingTransactionOf(payment.id) : null,

@@ -136,7 +136,7 @@ export interface EventLog {
   find(merchantId: string, id: string): Promise<EventPayload | null>;
   list(merchantId: string, filter: EventFilter, page: PageRequest): Promise<Page<EventPayload>>;
   /** The events of one payment (its own and its refunds'), oldest first. */
-  ofPayment(merchantId: string, paymentId: string): Promise<EventPayload[]>;
+  ofPayment(merchantId: string, payment: { id: string; createdAt: Date }): Promise<EventPayload[]>;
   /** Deletes up to `limit` events older than `cutoff` with their deliveries, keeping any still owed a delivery. */
   purgeOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

@@ -2,9 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import chromium from '@sparticuz/chromium';
 import Mustache from 'mustache';
-import { chromium as playwright, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { bahtText, HEAD_OFFICE, type TaxInvoice, type TaxParty } from '../../domain/tax-invoice.js';
 import type { TaxInvoiceRenderer } from '../../ports/documents.js';
 
@@ -46,8 +45,12 @@ export function taxInvoiceHtml(invoice: TaxInvoice, faces = fontFaces()): string
   });
 }
 
-/** The headless Chromium from @sparticuz/chromium; it unpacks its binary into a directory of its version under the temp directory. */
+/**
+ * The headless Chromium from @sparticuz/chromium; it unpacks its binary into a directory of its version under the temp
+ * directory. Its modules load at the first document, not with every server, most of which never print one.
+ */
 export async function launch(): Promise<Browser> {
+  const [{ default: chromium }, { chromium: playwright }] = await Promise.all([import('@sparticuz/chromium'), import('playwright-core')]);
   const version = (JSON.parse(readFileSync(require.resolve('@sparticuz/chromium').replace(/\/build\/.*$/, '/package.json'), 'utf8')) as { version: string })
     .version;
   const unpackInto = join(tmpdir(), `payment-qr-chromium-${version}`);

@@ -44,14 +44,25 @@ export const eventLog = (db: Db): EventLog => {
         filter.startDate || filter.endDate ? undefined : counts.sum<{ n: number | string | null }[]>({ n: 'n' }).then((rows) => Number(rows[0]?.n ?? 0));
       return pageOf(db, 'events', query, page, toPayload, total);
     },
-    async ofPayment(merchantId, paymentId) {
-      // The expression and the predicate of the index events_by_payment (migration 0020), word for word.
-      const rows = await db('events')
-        .where({ merchant_id: merchantId })
-        .whereRaw(`(((payload)::json -> 'data') ->> 'payment_id') = ?`, [paymentId])
-        .whereRaw(`(kind LIKE 'payment.%' OR kind LIKE 'refund.%')`)
-        .orderBy([{ column: 'created_at' }, { column: 'id' }])
-        .select<EventRow[]>('payload');
+    async ofPayment(merchantId, payment) {
+      // The payment's first event (payment.pending) is written with the payment, at its creation time: found by kind and
+      // time, so that QR creation does not pay for the index events_by_payment (migration 0020), which holds the rest.
+      const byPayment = `(((payload)::json -> 'data') ->> 'payment_id') = ?`;
+      const columns = ['payload', 'created_at', 'id'];
+      const rows = await db
+        .select<EventRow[]>(columns)
+        .from('events')
+        .where({ merchant_id: merchantId, kind: 'payment.pending', created_at: payment.createdAt })
+        .whereRaw(byPayment, [payment.id])
+        .unionAll((later) => {
+          void later
+            .select(columns)
+            .from('events')
+            .where({ merchant_id: merchantId })
+            .whereRaw(byPayment, [payment.id])
+            .whereRaw(`(kind LIKE 'payment.%' OR kind LIKE 'refund.%') AND kind <> 'payment.pending'`);
+        })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
       return rows.map(toPayload);
     },
     async purgeOlderThan(cutoff, limit) {
