@@ -43,8 +43,16 @@ const isFollowed = (wire: WireResponse): wire is FollowedAnswer => 'afterCommit'
 /** Results that reached the business logic are kept for replay; validation, auth, conflicts and 5xx are not. */
 const isReplayable = (status: number): boolean => (status >= 200 && status < 300) || [402, 404, 422].includes(status);
 
-/** Stored while a followed answer's work runs: no result is ever stored with a 409, so it cannot be mistaken for one. */
-const STILL_RUNNING = { status: 409, body: '' };
+/**
+ * Stored while a followed answer's work runs, with the first answer's body (what has committed): no result is ever
+ * stored with a 409, so it cannot be mistaken for one.
+ */
+const STILL_RUNNING_STATUS = 409;
+/**
+ * After this long the request that stored the marker is taken to have died before it could keep its final answer (its
+ * database went away mid-failover): a retry is answered with what committed, the first answer, instead of a 409 forever.
+ */
+const FOLLOW_UP_LEASE_MS = 30_000;
 
 const keyInUse = () =>
   new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry in a moment.', 'Idempotency-Key');
@@ -132,11 +140,18 @@ function mutation(s: Services, operation: string, lane: Lane, send: SendWire = s
             'Idempotency-Key',
           );
         }
-        if (prior?.status === STILL_RUNNING.status) throw keyInUse();
+        if (prior?.status === STILL_RUNNING_STATUS) {
+          if (now.getTime() - prior.createdAt.getTime() < FOLLOW_UP_LEASE_MS || prior.body === '') throw keyInUse();
+          return { wire: { status: 200, body: prior.body }, replayed: true };
+        }
         if (prior) return { wire: { status: prior.status, body: prior.body }, replayed: true };
         const wire = await produce(tx);
         if (isReplayable(wire.status))
-          await tx.idempotency.save(merchant.id, key, { fingerprint, ...(isFollowed(wire) ? STILL_RUNNING : wire), createdAt: now });
+          await tx.idempotency.save(merchant.id, key, {
+            fingerprint,
+            ...(isFollowed(wire) ? { status: STILL_RUNNING_STATUS, body: wire.body } : wire),
+            createdAt: now,
+          });
         return { wire, replayed: false, storedAt: now };
       });
     /** The one-statement path: the answer if it was written with its record, else undefined. */

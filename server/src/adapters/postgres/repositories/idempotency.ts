@@ -28,6 +28,10 @@ export const idempotencyStore = (db: Db): IdempotencyStore => ({
     const { rows: locks } = await db.raw(`SELECT ${LOCK} AS locked`, [lockName(merchantId, key)]);
     if (!locks[0]?.locked) return { held: false, prior: null };
     const row = await db('idempotency_keys').where({ merchant_id: merchantId, key }).where('created_at', '>=', notBefore).first();
+    // A replay acknowledges a write, and a primary restarted after a crash may hold commits its synchronous standby never
+    // got. Touching the record gives this transaction WAL of its own, so its COMMIT waits for the standby to hold
+    // everything before it, the replayed write included: a replay is never answered from a write a failover would lose.
+    if (row) await db('idempotency_keys').where({ merchant_id: merchantId, key }).update({ created_at: row.created_at });
     const prior = row ? { fingerprint: row.fingerprint, status: row.response_status, body: row.response_body, createdAt: row.created_at } : null;
     return { held: true, prior };
   },
