@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/adapters/postgres/database.js';
+import { openDatabase, type Database } from '../../src/adapters/postgres/database.js';
 import { migrationNames } from '../../src/adapters/postgres/migrations.js';
 import { openFreshDatabase, openV11Database, type OpenedDatabase } from '../support/databases.js';
+import { freshPostgresDatabase } from '../support/test-server.js';
 
 const opened: OpenedDatabase[] = [];
 afterAll(async () => {
@@ -66,4 +67,17 @@ describe('migrations', () => {
     expect(want.functions.length).toBeGreaterThan(5);
     expect(got).toEqual(want);
   });
+
+  // Only PostgreSQL is shared: the embedded database belongs to one process.
+  const postgresUrl = process.env.DATABASE_URL;
+  if (postgresUrl)
+    it('run once when several instances open one fresh PostgreSQL database at once', async () => {
+      const database = await freshPostgresDatabase(postgresUrl);
+      const instances = await Promise.allSettled(Array.from({ length: 4 }, () => openDatabase({ kind: 'postgres', url: database.url })));
+      const started = instances.flatMap((instance) => (instance.status === 'fulfilled' ? [instance.value] : []));
+      opened.push({ db: started[0]!, close: async () => (await Promise.all(started.map((db) => db.close())), await database.drop()) });
+      // Without waiting their turn, the instances that met knex's migration lock taken would give up.
+      expect(instances.filter((instance) => instance.status === 'rejected')).toEqual([]);
+      expect((await schemaOf(started[0]!.knex)).migrations).toEqual([...migrationNames()].sort());
+    });
 });

@@ -21,7 +21,7 @@ export interface Database {
 /** Opens PostgreSQL through `pg`, or the embedded PGlite, and brings the schema up to date. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const database = target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : await openEmbedded(target.dataDir);
-  await migrateToLatest(database.knex);
+  await migrateToLatest(database.knex, database.kind === 'postgres');
   return database;
 }
 

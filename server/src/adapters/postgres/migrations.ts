@@ -45,17 +45,23 @@ async function renameEarlierMigrations(knex: Knex): Promise<void> {
   for (const [before, now] of Object.entries(namesBeforeFiles)) await knex('knex_migrations').where({ name: before }).update({ name: now });
 }
 
-/** Safe with several instances starting at once: a loser of knex's migration lock waits and re-checks. */
-export async function migrateToLatest(knex: Knex): Promise<void> {
-  await renameEarlierMigrations(knex);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await knex.migrate.latest({ migrationSource });
-      return;
-    } catch (error) {
-      const locked = error instanceof Error && /already locked|knex_migrations_lock|duplicate key|already exists/i.test(error.message);
-      if (!locked || attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+/** The same number in every instance: the advisory lock under which one database's migrations run. */
+const MIGRATIONS_LOCK = 7_482_016_110;
+
+/**
+ * Brings the schema up to date. Instances starting at once (WEB_CONCURRENCY, two servers and two workers, a deploy)
+ * queue on a PostgreSQL advisory lock held for the whole run: each waits for the one before however long its migrations
+ * take, then finds nothing left to do. (knex's own lock refuses at once instead of waiting.) The embedded database
+ * belongs to one process and has one connection: it needs no lock.
+ */
+export async function migrateToLatest(knex: Knex, shared: boolean): Promise<void> {
+  const migrate = async () => {
+    await renameEarlierMigrations(knex);
+    await knex.migrate.latest({ migrationSource });
+  };
+  if (!shared) return migrate();
+  await knex.transaction(async (lock) => {
+    await lock.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATIONS_LOCK]);
+    await migrate(); // on the pool's other connections; the lock's transaction ends after them
+  });
 }
