@@ -7,6 +7,7 @@ import { histogramCounts } from '../support/metrics.js';
 import { rawExchange, requestHead, type RawAnswer } from '../support/raw-http.js';
 import { eventually } from '../support/receiver.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { API_STEPS, type ApiStepName } from '../../src/adapters/http/api-pipeline.js';
 import type { Permission } from '../../src/domain/permissions.js';
 
 /**
@@ -66,9 +67,11 @@ function normalized(res: ApiResponse): unknown {
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'BASE')
     .replace(/0052[0-9A-Z]{20}|5[0-9]{1}\d{2}[0-9A-Z]{16,}6304[0-9A-F]{4}/g, 'QR');
   const fields = ['idempotent-replayed', 'ratelimit', 'ratelimit-policy', 'retry-after', 'allow', 'cache-control', 'x-content-type-options'];
+  const error = (res.body as { error?: { request_id?: string } } | undefined)?.error;
   return {
     status: res.status,
     headers,
+    requestIdEchoed: error ? error.request_id === res.headers.get('request-id') : null,
     ...Object.fromEntries(fields.map((name) => [name, res.headers.get(name)])),
     body: text.replace(/"qr_data":"[^"]+"/, '"qr_data":"QR"'),
   };
@@ -159,6 +162,25 @@ const STEPS: Step[] = [
   },
 ];
 
+/** The tests below beside the big comparison of STEPS. */
+const LATE_BODY = 'answer a body that does not arrive in time as Express does: 408, connection closed';
+const FAILED_AUTHENTICATIONS = 'limit failed authentications per address as Express does, before reading a body';
+
+/**
+ * Where this file shows each step every API request takes (src/adapters/http/api-pipeline.ts) doing the same on both
+ * lanes, by the cases that show it: a step added there must be named here.
+ */
+const STEP_PARITY: Record<ApiStepName, string[]> = {
+  'request id': ['a plain QR code', 'the payment', 'an unknown payment'], // Request-Id on every answer, echoed in error bodies
+  'access log': ['a plain QR code', 'the payment'], // the same log lines
+  metrics: ['a plain QR code', 'the payment', 'the payment by a key that may only make QR codes'], // the same latency series
+  'no-store': ['a plain QR code', 'the payment'],
+  'API key': ['an unknown key', 'no key', FAILED_AUTHENTICATIONS],
+  'rate limit': ['a plain QR code', 'the payment', FAILED_AUTHENTICATIONS], // the same RateLimit fields, token by token
+  permission: ['a QR code by a key that may only read payments', 'the payment by a key that may only make QR codes', 'a QR code by a point-of-sale key'],
+  body: ['a body that is not JSON', 'JSON after a byte order mark', 'a NUL in a string', LATE_BODY],
+};
+
 async function hotRouteCount(server: TestServer): Promise<Record<string, number>> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const family = parsePrometheusTextFormat(text).find((f) => f.name === 'pqr_http_hot_route_requests_total');
@@ -168,6 +190,16 @@ async function hotRouteCount(server: TestServer): Promise<Record<string, number>
 }
 
 describe('the hot routes', () => {
+  it('show every step of the API pipeline alike on both lanes', () => {
+    expect(Object.keys(STEP_PARITY).sort()).toEqual([...API_STEPS].sort());
+    const cases = new Set([...STEPS.map((step) => step.name), LATE_BODY, FAILED_AUTHENTICATIONS]);
+    for (const [step, shownBy] of Object.entries(STEP_PARITY))
+      expect(
+        shownBy.filter((name) => !cases.has(name)),
+        step,
+      ).toEqual([]);
+  });
+
   it('answer every request as Express does, and take the plain ones', async () => {
     const answers: Record<'on' | 'off', unknown[]> = { on: [], off: [] };
     for (const lane of ['on', 'off'] as const) {
@@ -186,6 +218,7 @@ describe('the hot routes', () => {
     }
     expect(answers.on).toEqual(answers.off);
     for (const answer of answers.on as Record<string, unknown>[]) {
+      expect(answer.requestIdEchoed, String(answer.step)).not.toBe(false);
       expect(answer['x-content-type-options'], String(answer.step)).toBe('nosniff');
       expect(answer['cache-control'], String(answer.step)).toBe('no-store');
     }
@@ -207,18 +240,19 @@ describe('the hot routes', () => {
         .sort();
     expect(await latency('on')).toEqual(await latency('off'));
 
-    // Taken (18): the first QR code, the three plain ones, the keyed one, its replay and its reuse, the differing keys and
+    // Taken (15): the first QR code, the three plain ones, the keyed one, its replay and its reuse, the differing keys and
     // the amount out of range (both refused by the handler), the BOM body, both retrievals, the unknown payment, and the
-    // five requests of restricted keys (three refused for a permission they lack, before any body is read).
-    // Passed on (17): the four warm-ups (keys not yet known), the empty key, the wrong type, the unknown field, the two
+    // two requests of the point-of-sale key.
+    // Passed on (20): the four warm-ups (keys not yet known), the empty key, the wrong type, the unknown field, the two
     // bodies that are not JSON objects, the NUL, the text body, the unknown key, the escaped id, the query string, no
-    // key, and the unknown and missing keys with bodies (never read). The POST with a query string, the trailing slash,
+    // key, the unknown and missing keys with bodies (never read), and the three requests of restricted keys that lack
+    // the permission (refused by Express before any body is read). The POST with a query string, the trailing slash,
     // HEAD and the methods not served are not the hot routes' at all.
-    expect(await hotRouteCount(servers.on)).toEqual({ taken: 18, passed_on: 17 });
+    expect(await hotRouteCount(servers.on)).toEqual({ taken: 15, passed_on: 20 });
     expect(await hotRouteCount(servers.off)).toEqual({});
   });
 
-  it('answer a body that does not arrive in time as Express does: 408, connection closed', async () => {
+  it(LATE_BODY, async () => {
     const answers: Record<'on' | 'off', unknown> = { on: null, off: null };
     for (const lane of ['on', 'off'] as const) {
       const head = requestHead('POST', '/Thai/v1/qr-codes', {
@@ -236,7 +270,7 @@ describe('the hot routes', () => {
     expect(answers.on).toMatchObject({ status: 408, headers: { connection: 'close', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } });
   });
 
-  it('limit failed authentications per address as Express does, before reading a body', async () => {
+  it(FAILED_AUTHENTICATIONS, async () => {
     const answers: Record<'on' | 'off', unknown[]> = { on: [], off: [] };
     for (const lane of ['on', 'off'] as const) {
       const anonymous = apiClient(servers[lane].url, { apiKey: 'sk_test_guess' });

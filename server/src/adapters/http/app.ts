@@ -4,16 +4,13 @@ import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
-import { accessLog } from './access-log.js';
-import { requireApiKey } from './auth.js';
+import { apiPipeline } from './api-pipeline.js';
 import { contractMethods } from './contract-methods.js';
-import { requirePermission } from './operation-permissions.js';
-import { invalidJson, jsonBody } from './json-body.js';
-import { answerError, sendError, serviceUnavailable } from './errors.js';
-import { failedAuthenticationLimit, rateLimitPerAddress, rateLimitPerMerchant } from './rate-limit.js';
-import { everyResponse, merchantApiResponse } from './response-headers.js';
-import { metricsEndpoint, observeRequests, type HttpMetrics } from './request-metrics.js';
-import { requestId } from './request-context.js';
+import { jsonBody } from './json-body.js';
+import { sendError, serviceUnavailable } from './errors.js';
+import { rateLimitPerAddress } from './rate-limit.js';
+import { everyResponse } from './response-headers.js';
+import { metricsEndpoint, type HttpMetrics } from './request-metrics.js';
 import { balanceRoutes } from './routes/balance-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
@@ -25,7 +22,7 @@ import { createQrCodeRoute, paymentRoutes, retrievePaymentBody } from './routes/
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
 import { webhookManagementRoutes } from './routes/webhook-management-routes.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
-import { contractValidators, fromValidatorError } from './validation.js';
+import { contractValidators } from './validation.js';
 
 export interface AppDeps {
   services: Services;
@@ -54,38 +51,21 @@ export interface AppDeps {
   pages?: { basePath: string; router: RequestHandler }[];
 }
 
-function fromBodyParserError(error: unknown): DomainError | null {
-  const type = (error as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return invalidJson();
-  if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new DomainError('invalid_request', 'Send the body as UTF-8 JSON.');
-  // Anything else the request itself got wrong (a body not in its Content-Encoding, a malformed URL escape).
-  const status = (error as { status?: number } | null)?.status;
-  if (status !== undefined && status >= 400 && status < 500) {
-    return new DomainError('invalid_request', 'The request could not be read: check its Content-Encoding, charset and URL escapes.');
-  }
-  return null;
-}
-
 /**
- * The HTTP service: the hot routes (./hot-routes.ts) in front of the Express app that serves everything. Steps both
- * lanes take are defined once and used by each: the headers of every answer (./response-headers.ts), the API key check,
- * the limits and the key's permissions before any body is read (./auth.ts, ./rate-limit.ts, ./operation-permissions.ts), the body's deadline (./body-deadline.ts), the
- * access log (./access-log.ts), the metrics (./request-metrics.ts) and the error envelope (./errors.ts).
+ * The HTTP service: the hot routes (./hot-routes.ts) in front of the Express app that serves everything. The steps an
+ * API request takes, and the error envelope, are one list both lanes run (./api-pipeline.ts); the header every answer
+ * carries is set here, before either lane.
  */
 export function createApp(deps: AppDeps): RequestListener {
-  const { services: s, logger } = deps;
+  const { services: s } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple'); // repeated or nested query parameters are refused, not silently merged
 
-  app.use(requestId(() => s.ids.next('request')));
-  app.use(accessLog(logger));
-  if (deps.metrics) {
-    app.use(observeRequests(deps.metrics));
-    if (deps.metrics.serveOnApiPort) app.get('/metrics', metricsEndpoint(deps.metrics));
-  }
+  const pipeline = apiPipeline(deps);
+  app.use(...pipeline.everyRequest);
+  if (deps.metrics?.serveOnApiPort) app.get('/metrics', metricsEndpoint(deps.metrics));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -106,15 +86,7 @@ export function createApp(deps: AppDeps): RequestListener {
   app.get(`${QR_IMAGE_BASE}/:qr_code_id/image`, perAddress);
   app.use(QR_IMAGE_BASE, qrImageRoute(s, deps.renderQrImage));
   app.use(BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes(s, deps.bankCallbackToken ?? null, body));
-  // The API under each base path: no-store, authenticated and rate limited per merchant before the body is read, then
-  // validated against the contract's paths served there, routed.
-  const authenticated = requireApiKey(s, deps.keyUsage, failedAuthenticationLimit(s.clock, deps.authFailureLimitPerSecond));
-  const perMerchant = rateLimitPerMerchant(s.clock, deps.rateLimitPerSecond);
-  const permitted = requirePermission();
-  const apiHeaders: RequestHandler = (_req, res, next) => {
-    merchantApiResponse(res);
-    next();
-  };
+  // The API under each base path: its steps (./api-pipeline.ts), then validated against the contract's paths served there, routed.
   const routes = [
     paymentRoutes(s, deps.publicBaseUrl),
     webhookRoutes(s, deps.webhooks),
@@ -124,7 +96,7 @@ export function createApp(deps: AppDeps): RequestListener {
     reportRoutes(s),
   ];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
-    app.use(basePath, Router().use(apiHeaders, authenticated.middleware, perMerchant.middleware, permitted, body, validator, ...routes));
+    app.use(basePath, Router().use(...pipeline.api, validator, ...routes));
   }
   app.use(() => {
     throw new DomainError('route_not_found', 'No such route. See the API reference for the paths under /Thai/v1.');
@@ -132,20 +104,19 @@ export function createApp(deps: AppDeps): RequestListener {
 
   const errorEnvelope: ErrorRequestHandler = (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
-    answerError(res, error, logger, (e) => fromValidatorError(e) ?? fromBodyParserError(e));
+    pipeline.answerError(res, error);
   };
   app.use(errorEnvelope);
   const hot = {
     services: s,
-    logger,
-    apiKeys: authenticated,
-    perMerchant,
-    keyUsage: deps.keyUsage,
+    pipeline,
     metrics: deps.metrics,
     requestBodyTimeoutMs: deps.requestBodyTimeoutMs,
+    createQrCode: (send: SendWire) => createQrCodeRoute(s, deps.publicBaseUrl, send),
+    retrievePayment: retrievePaymentBody(s),
+    validateResponses: deps.validateResponses ?? false,
   };
-  const handlers = { createQrCode: (send: SendWire) => createQrCodeRoute(s, deps.publicBaseUrl, send), retrievePayment: retrievePaymentBody(s) };
-  const lanes = deps.hotRoutes === false ? app : withHotRoutes({ ...hot, ...handlers, validateResponses: deps.validateResponses ?? false }, app);
+  const lanes = deps.hotRoutes === false ? app : withHotRoutes(hot, app);
   return (req, res) => {
     everyResponse(res);
     lanes(req, res);

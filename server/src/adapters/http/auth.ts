@@ -1,4 +1,3 @@
-import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { authenticate } from '../../app/merchants.js';
 import type { Services } from '../../app/services.js';
@@ -8,6 +7,7 @@ import type { Merchant } from '../../domain/merchant.js';
 import type { Permission } from '../../domain/permissions.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
 import { clientAddress, type RateLimiter } from './rate-limit.js';
+import type { Step } from './steps.js';
 
 const BEARER = /^Bearer ([sr]k_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
 
@@ -33,7 +33,7 @@ export const auditContextOf = (key: KnownKey, clientAddress: string): AuditConte
 
 /** The API key check: Express middleware, and a synchronous look into what it already knows (for ./hot-routes.ts). */
 export interface ApiKeyCheck {
-  middleware: (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  middleware: Step;
   /** The key of this Authorization header if checked within KEY_RECHECK_MS and not expired; undefined: ask the middleware. */
   recent(authorization: string | undefined, nowMs: number): KnownKey | undefined;
 }
@@ -78,8 +78,8 @@ export function requireApiKey(s: Services, usage: KeyUsage, failures: RateLimite
     key && nowMs - key.checkedAt < KEY_RECHECK_MS && nowMs >= key.checkedAt ? key : undefined;
   const apiKeyOf = (authorization: string | undefined): string | undefined => BEARER.exec(authorization ?? '')?.[1];
 
-  const middleware = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const apiKey = apiKeyOf(req.get('authorization'));
+  const middleware: Step = async (req, res, next) => {
+    const apiKey = apiKeyOf(req.headers.authorization);
     const now = s.clock.now();
     const nowMs = now.getTime();
     const hash = apiKey && s.apiKeys.hash(apiKey);

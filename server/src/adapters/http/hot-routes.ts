@@ -1,30 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
-import type { KeyUsage } from '../../ports/api-keys.js';
-import { auditContextOf, type ApiKeyCheck, type KnownKey } from './auth.js';
-import { logAnswer } from './access-log.js';
+import type { Merchant } from '../../domain/merchant.js';
+import type { ApiPipeline } from './api-pipeline.js';
 import { startBodyDeadline } from './body-deadline.js';
 import { contractAnswerValidator, contractBodyValidator, operationBasePaths } from './contract-schemas.js';
-import { answerError, jsonResponse, sendWire, type Answer, type WireResponse } from './errors.js';
+import { jsonResponse, sendWire, type Answer, type WireResponse } from './errors.js';
 import type { MutationRequest, SendWire } from './idempotency.js';
-import { MAX_BODY_BYTES, parseJsonText, PRE_READ } from './json-body.js';
-import { clientAddress, COUNTED, type RateLimiter } from './rate-limit.js';
-import { observeAnswer, UNMATCHED, type HttpMetrics } from './request-metrics.js';
+import { MAX_BODY_BYTES, parseJsonText, PRE_READ, type PreRead } from './json-body.js';
 import { permissionDenied } from './operation-permissions.js';
-import { merchantApiResponse } from './response-headers.js';
-import type { RateDecision } from '../../domain/token-bucket.js';
-import type { Merchant } from '../../domain/merchant.js';
+import { merchantOf } from './request-context.js';
+import type { HttpMetrics, Routed } from './request-metrics.js';
+import { runSteps } from './steps.js';
 
 /** Express itself: where every request the hot routes do not take goes, untouched. */
 type PassOn = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface HotRouteDeps {
   services: Services;
-  logger: Logger;
-  apiKeys: ApiKeyCheck;
-  perMerchant: RateLimiter;
-  keyUsage: KeyUsage;
+  /** The steps every API request takes, the ones Express mounts. */
+  pipeline: ApiPipeline;
   metrics?: HttpMetrics | null;
   /** The operations' own handlers, the ones Express routes to. */
   createQrCode: (send: SendWire) => (req: MutationRequest, res: Answer) => Promise<void>;
@@ -42,72 +36,63 @@ const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8
 /**
  * The two operations merchants call most, POST /qr-codes and GET /payments/{payment_id} under every base the contract
  * serves them at, answered before Express: Express's routing and request decoration cost about 0.1 ms of CPU per
- * request, more than the rest of a retrieval (README, "Performance").
+ * request, more than the rest of a retrieval (docs/performance.md).
  *
- * A request takes this lane only in the plain case: the exact path, no query string, an API key checked within the
- * last KEY_RECHECK_MS and unexpired, a token left in its merchant's bucket, and for the POST a JSON body of a declared
- * length that the contract's own schema accepts. The key and the token are settled before the body is read, and the
- * body must arrive in time (./body-deadline.ts). Anything else goes on to Express as it came (a body already read goes
- * with it, and the token it was counted with), and Express answers as it always has, errors included. The lane runs
- * the same handlers, the same Request-Id, headers, RateLimit, access log and metrics, and the same error envelope.
+ * The lane decides only whether it takes a request: the plain case, the exact path, no query string, an API key
+ * checked within the last KEY_RECHECK_MS, unexpired and permitted the operation, a token left in its merchant's
+ * bucket, and for the POST a JSON body of a declared length, arriving in time (./body-deadline.ts), that the
+ * contract's own schema accepts. The key and the token are looked at before the body is read. Anything else goes on to
+ * Express as it came (a body already read goes with it), and Express answers as it always has, errors included. A
+ * request it takes runs the very steps Express mounts (./api-pipeline.ts), then the operation's own handler.
  *
  * Returns a request listener: the lane first, then `passOn`.
  */
 export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: IncomingMessage, res: ServerResponse) => void {
-  const { services: s, logger } = deps;
+  const { services: s, pipeline } = deps;
   const checked = (operationId: string) => {
     if (!deps.validateResponses) return sendWire;
     const matches = contractAnswerValidator(operationId);
     return (res: Answer, wire: WireResponse) => {
       if (matches(wire.status, wire.body)) return sendWire(res, wire);
-      answerError(res, new Error(`${operationId}: the ${wire.status} answer does not match the contract: ${wire.body}`), logger);
+      pipeline.answerError(res, new Error(`${operationId}: the ${wire.status} answer does not match the contract: ${wire.body}`));
     };
   };
   const createQrCode = deps.createQrCode(checked('createQrCode'));
   const sendPayment = checked('retrievePayment');
   const qrBodyAccepted = contractBodyValidator('createQrCode');
-  const qrPaths = new Set(operationBasePaths('createQrCode').map((base) => `${base}/qr-codes`));
-  const paymentBases = new Map(operationBasePaths('retrievePayment').map((base) => [`${base}/payments/`, `${base}/payments/:payment_id`]));
+  const qrBases = new Map(operationBasePaths('createQrCode').map((base) => [`${base}/qr-codes`, base]));
+  const paymentBases = new Map(operationBasePaths('retrievePayment').map((base) => [`${base}/payments/`, base]));
+  const steps = [...pipeline.everyRequest, ...pipeline.api];
 
-  /** Past this point the request is this lane's: it gets its id, log line, metrics and rate headers, then its answer. */
-  const take = (req: IncomingMessage, res: ServerResponse, route: string, key: KnownKey, now: Date): Answer => {
-    const answer = res as Answer;
-    const requestId = s.ids.next('request');
-    answer.locals = { requestId, merchant: key.merchant, apiKey: key, audit: auditContextOf(key, clientAddress(req)) };
-    res.setHeader('Request-Id', requestId);
-    merchantApiResponse(res);
-    if (logger.isLevelEnabled('info')) logAnswer(logger, req.method!, req.url!, answer);
-    if (deps.metrics) observeAnswer(deps.metrics, req.method!, route, res);
-    deps.keyUsage.touch(key.keyId, now);
+  /** Whether the lane may take a request for the operation: its key known, unexpired and permitted it, a token left. */
+  const admitted = (req: IncomingMessage, operationId: string): boolean => {
+    const nowMs = s.clock.now().getTime();
+    const key = pipeline.apiKeys.recent(req.headers.authorization, nowMs);
+    if (!key || permissionDenied(key.permissions, operationId)) return false;
+    const decision = pipeline.perMerchant.peek(key.merchant.id, nowMs);
+    return !decision || decision.allowed;
+  };
+
+  /** Runs the steps every API request takes, then, routed as Express would have routed it, the operation's handler. */
+  const serve = (req: IncomingMessage, res: ServerResponse, base: string, route: string, handle: (answer: Answer) => Promise<void>): void => {
+    const answer = Object.assign(res, { locals: {} });
     deps.metrics?.countHotRoute('taken');
-    return answer;
+    runSteps(steps, req, answer, (error) => {
+      if (error !== undefined) return pipeline.answerError(answer, error);
+      Object.assign(req as Routed, { baseUrl: base, route: { path: route } });
+      handle(answer).catch((failure: unknown) => pipeline.answerError(answer, failure));
+    });
   };
 
-  /** The merchant of a recently checked key with a token left, or null: let Express authenticate and limit. */
-  const admitted = (req: IncomingMessage, now: Date, key = deps.apiKeys.recent(req.headers.authorization, now.getTime())) => {
-    if (!key || key.expiresAt <= now.getTime()) return null;
-    const decision = deps.perMerchant.take(key.merchant.id, now.getTime());
-    if (decision && !decision.allowed) return null;
-    return { key, decision };
-  };
-
-  const retrieve = (req: IncomingMessage, res: ServerResponse, route: string, paymentId: string): boolean => {
-    const now = s.clock.now();
-    const entry = admitted(req, now);
-    if (!entry) return false;
-    // As on the Express lane: a key without the permission is refused before routing (so its metrics route is unmatched).
-    const denied = permissionDenied(entry.key.permissions, 'retrievePayment');
-    const answer = take(req, res, denied ? UNMATCHED : route, entry.key, now);
-    if (entry.decision) deps.perMerchant.announce(res, entry.decision);
-    if (denied) return (answerError(answer, denied, logger), true);
-    deps.retrievePayment(entry.key.merchant, paymentId).then(
-      (body) => sendPayment(answer, jsonResponse(200, body)),
-      (error: unknown) => answerError(answer, error, logger),
+  const retrieve = (req: IncomingMessage, res: ServerResponse, base: string, paymentId: string): boolean => {
+    if (!admitted(req, 'retrievePayment')) return false;
+    serve(req, res, base, '/payments/:payment_id', async (answer) =>
+      sendPayment(answer, jsonResponse(200, await deps.retrievePayment(merchantOf(answer), paymentId))),
     );
     return true;
   };
 
-  const createQr = (req: IncomingMessage, res: ServerResponse, route: string): boolean => {
+  const createQr = (req: PreRead, res: ServerResponse, base: string): boolean => {
     const length = Number(req.headers['content-length']);
     const key = req.headers['idempotency-key'];
     const plain =
@@ -118,35 +103,25 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
       length > 0 &&
       length <= MAX_BODY_BYTES &&
       (key === undefined || (typeof key === 'string' && key.length >= 1 && key.length <= 255));
-    if (!plain) return false;
-    const now = s.clock.now();
-    const entry = admitted(req, now);
-    if (!entry) return false;
-    // As on the Express lane: a key without the permission is refused before the body is read, and before routing.
-    const denied = permissionDenied(entry.key.permissions, 'createQrCode');
-    const answer = (): Answer => {
-      const taken = take(req, res, denied ? UNMATCHED : route, entry.key, now);
-      if (entry.decision) deps.perMerchant.announce(res, entry.decision);
-      return taken;
-    };
-    if (denied) return (answerError(answer(), denied, logger), true);
+    if (!plain || !admitted(req, 'createQrCode')) return false;
 
-    const deadline = startBodyDeadline(req, res, deps.requestBodyTimeoutMs, (error) => answerError(answer(), error, logger));
+    const handle = (answer: Answer) => createQrCode({ headers: req.headers, body: req.body, params: {} }, answer);
+    const deadline = startBodyDeadline(req, res, deps.requestBodyTimeoutMs, (error) => {
+      req[PRE_READ] = { error }; // the body step answers 408, after the steps before it, as on Express
+      serve(req, res, base, '/qr-codes', handle);
+    });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
       deadline.stop();
       if (deadline.passed()) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      const parsed = parseJsonText(text);
+      const parsed = parseJsonText(Buffer.concat(chunks).toString('utf8'));
+      req[PRE_READ] = parsed;
       if (!('body' in parsed) || !qrBodyAccepted(parsed.body)) {
-        const passed = req as IncomingMessage & { [PRE_READ]?: string; [COUNTED]?: RateDecision };
-        passed[PRE_READ] = text;
-        if (entry.decision) passed[COUNTED] = entry.decision;
         deps.metrics?.countHotRoute('passed_on');
         return passOn(req, res);
       }
-      createQrCode({ headers: req.headers, body: parsed.body, params: {} }, answer()).catch((error: unknown) => answerError(res as Answer, error, logger));
+      serve(req, res, base, '/qr-codes', handle);
     });
     return true;
   };
@@ -156,13 +131,14 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
     const url = req.url ?? '';
     if (req.method === 'GET') {
       const slash = url.lastIndexOf('/');
-      const route = paymentBases.get(url.slice(0, slash + 1));
-      if (route === undefined) return null;
+      const base = paymentBases.get(url.slice(0, slash + 1));
+      if (base === undefined) return null;
       const id = url.slice(slash + 1);
-      return PLAIN_ID.test(id) && retrieve(req, res, route, id);
+      return PLAIN_ID.test(id) && retrieve(req, res, base, id);
     }
     if (req.method === 'POST') {
-      return qrPaths.has(url) ? createQr(req, res, url) : null;
+      const base = qrBases.get(url);
+      return base === undefined ? null : createQr(req, res, base);
     }
     return null;
   };

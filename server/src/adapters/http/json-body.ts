@@ -1,6 +1,8 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express from 'express';
 import { DomainError } from '../../domain/errors.js';
 import { startBodyDeadline } from './body-deadline.js';
+import type { Step } from './steps.js';
 
 const MAX_JSON_DEPTH = 32;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -50,22 +52,21 @@ export function parseJsonText(text: string): { body: unknown } | { error: Domain
   return flaw ? { error: new DomainError('invalid_request', flaw) } : { body };
 }
 
-/** A body the hot routes already read, left for this middleware when they passed the request on. */
+/** A body the hot lane already read and parsed (or found late: 408), left for this step. */
 export const PRE_READ = Symbol('pre-read body');
-type PreRead = Request & { [PRE_READ]?: string };
+export type PreRead = IncomingMessage & { [PRE_READ]?: { body: unknown } | { error: DomainError }; body?: unknown };
 
 /**
  * JSON bodies up to 1 MiB, objects or arrays only, storable as they are, arriving within `timeoutMs` (else 408). One
- * middleware: read and parse, then check.
+ * step: read and parse, then check.
  */
-export function jsonBody(timeoutMs: number) {
+export function jsonBody(timeoutMs: number): Step {
   const parse = express.json({ limit: MAX_BODY_BYTES, strict: true });
-  return (req: Request, res: Response, next: NextFunction) => {
-    const preRead = (req as PreRead)[PRE_READ];
+  return (req: PreRead, res, next) => {
+    const preRead = req[PRE_READ];
     if (preRead !== undefined) {
-      const parsed = parseJsonText(preRead);
-      if ('error' in parsed) return next(parsed.error);
-      req.body = parsed.body;
+      if ('error' in preRead) return next(preRead.error);
+      req.body = preRead.body;
       return next();
     }
     const deadline = startBodyDeadline(req, res, timeoutMs, next);
@@ -77,6 +78,20 @@ export function jsonBody(timeoutMs: number) {
       next(flaw ? new DomainError('invalid_request', flaw) : undefined);
     });
   };
+}
+
+/** What the body's reader (body-parser) refused, as ours; null for any other error. */
+export function fromBodyParserError(error: unknown): DomainError | null {
+  const type = (error as { type?: string } | null)?.type;
+  if (type === 'entity.parse.failed') return invalidJson();
+  if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new DomainError('invalid_request', 'Send the body as UTF-8 JSON.');
+  // Anything else the request itself got wrong (a body not in its Content-Encoding, a malformed URL escape).
+  const status = (error as { status?: number } | null)?.status;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new DomainError('invalid_request', 'The request could not be read: check its Content-Encoding, charset and URL escapes.');
+  }
+  return null;
 }
 
 /** Path ids holding text PostgreSQL cannot compare name nothing that exists. */

@@ -1,13 +1,15 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { operations } from '@payment-qr/contract';
 import { DomainError } from '../../domain/errors.js';
 import { keyMay, type Permission } from '../../domain/permissions.js';
 import type { KnownKey } from './auth.js';
+import { pathOf } from './access-log.js';
+import type { Step } from './steps.js';
 import { loadContract, specsByBasePath } from './validation.js';
 
 /**
  * THE map of what a restricted key needs for each operation of the merchant API, by the contract's operationId; both
- * lanes read it (./app.ts through `requirePermission`, ./hot-routes.ts through `permissionDenied`). An operation of the
+ * lanes run its step (`requirePermission`, ./api-pipeline.ts), and the hot lane takes only requests it permits. An operation of the
  * contract that takes a key and is missing here stops the server from starting (`operationOfRequest`).
  */
 export const permissionOf = {
@@ -104,13 +106,16 @@ export function operationOfRequest(): (method: string, path: string) => string |
   };
 }
 
-/** The Express lane's permission step, after the key check and before the body is read; unrestricted keys pass at once. */
-export function requirePermission(): (req: Request, res: Response, next: NextFunction) => void {
+/** The whole path asked for, inside a router mounted at a base path too (Express keeps the URL as it came in `originalUrl`). */
+const fullPathOf = (req: IncomingMessage & { originalUrl?: string }): string => pathOf(req.originalUrl ?? req.url);
+
+/** The permission step, after the key check and before the body is read; unrestricted keys pass at once. */
+export function requirePermission(): Step {
   const operationOf = operationOfRequest();
   return (req, res, next) => {
     const key = res.locals.apiKey as KnownKey;
     if (key.permissions === null) return next();
-    const operationId = operationOf(req.method, req.baseUrl + req.path);
+    const operationId = operationOf(req.method!, fullPathOf(req));
     const denied = operationId === undefined ? null : permissionDenied(key.permissions, operationId);
     if (denied) throw denied;
     next();

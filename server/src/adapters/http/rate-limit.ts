@@ -1,22 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
 import { TokenBuckets, type RateDecision } from '../../domain/token-bucket.js';
+import type { Answer } from './errors.js';
+import type { Step } from './steps.js';
 import type { Clock } from '../../ports/clock.js';
 import { merchantOf } from './request-context.js';
 
-const passThrough: RequestHandler = (_req, _res, next) => next();
-
-/** The decision a request was already counted with (by ./hot-routes.ts, before it read the body and passed it on). */
-export const COUNTED = Symbol('rate decision taken');
-type Counted = IncomingMessage & { [COUNTED]?: RateDecision };
+const passThrough: Step = (_req, _res, next) => next();
 
 /** The TCP peer's address: behind a proxy, every client shares the proxy's. */
 export const clientAddress = (req: IncomingMessage): string => req.socket.remoteAddress ?? 'unknown';
 
 /** The limiter: its middleware, and one bucket's decision and how an answer announces or refuses it (./hot-routes.ts, ./auth.ts). */
 export interface RateLimiter {
-  middleware: RequestHandler;
+  middleware: Step;
   /** The decision for a key (a token taken only when allowed); null: no limit. */
   take(key: string, nowMs: number): RateDecision | null;
   /** What `take` would decide, without taking a token; null: no limit. */
@@ -31,7 +28,7 @@ export interface RateLimiter {
  * RateLimit fields of draft 9 of httpapi-ratelimit-headers; over the limit: 429 rate_limit_exceeded with Retry-After.
  * It answers before any route runs, so a 429 is never stored under an Idempotency-Key. `perSecond` 0: no limit.
  */
-function rateLimiter(policy: string, what: string, clock: Clock, perSecond: number, keyOf: (req: Request, res: Response) => string): RateLimiter {
+function rateLimiter(policy: string, what: string, clock: Clock, perSecond: number, keyOf: (req: IncomingMessage, res: Answer) => string): RateLimiter {
   const refuse = (): never => {
     throw new Error('no limit: nothing is refused');
   };
@@ -53,8 +50,8 @@ function rateLimiter(policy: string, what: string, clock: Clock, perSecond: numb
     },
     take: (key, nowMs) => buckets.take(key, nowMs),
     peek: (key, nowMs) => buckets.peek(key, nowMs),
-    middleware: (req: Request, res: Response, next: NextFunction): void => {
-      const decision = (req as Counted)[COUNTED] ?? buckets.take(keyOf(req, res), clock.now().getTime());
+    middleware: (req, res, next) => {
+      const decision = buckets.take(keyOf(req, res), clock.now().getTime());
       if (!decision.allowed) limiter.refuse(res, decision);
       limiter.announce(res, decision);
       next();
@@ -71,8 +68,7 @@ export const rateLimitPerMerchant = (clock: Clock, perSecond: number): RateLimit
  * Public pages (the QR image, the checkout page): one bucket per client address, shared by every route it is mounted
  * in front of.
  */
-export const rateLimitPerAddress = (clock: Clock, perSecond: number): RequestHandler =>
-  rateLimiter('address', 'requests', clock, perSecond, clientAddress).middleware;
+export const rateLimitPerAddress = (clock: Clock, perSecond: number): Step => rateLimiter('address', 'requests', clock, perSecond, clientAddress).middleware;
 
 /** Failed authentications on the API: one bucket per client address, drawn on by ./auth.ts only when a key fails. */
 export const failedAuthenticationLimit = (clock: Clock, perSecond: number): RateLimiter =>

@@ -1,6 +1,7 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { AuditContext } from '../../domain/audit.js';
 import type { Merchant } from '../../domain/merchant.js';
+import type { Answer } from './errors.js';
 
 /** Typed access to what middleware leaves on `res.locals`. */
 export const merchantOf = (res: { locals: Record<string, unknown> }): Merchant => res.locals.merchant as Merchant;
@@ -10,7 +11,7 @@ export const auditOf = (res: { locals: Record<string, unknown> }): AuditContext 
 
 /** Every response carries a Request-Id; error bodies repeat it. */
 export function requestId(newId: () => string) {
-  return (_req: Request, res: Response, next: NextFunction): void => {
+  return (_req: IncomingMessage, res: Answer, next: () => void): void => {
     const id = newId();
     res.locals.requestId = id;
     res.setHeader('Request-Id', id);

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 
 /** What the HTTP layer reports to, and serves, when the deployment keeps metrics. */
@@ -11,15 +11,15 @@ export interface HttpMetrics {
   serveOnApiPort: boolean;
 }
 
+/** The route of an answer given before routing: a 401, a 429, a 403 for a permission the key lacks. */
+export const UNMATCHED = 'unmatched';
+
 /**
  * The route's pattern (`/Thai/v1/payments/:payment_id`), so that ids never become series; `unmatched` before routing.
  * The base path a router is mounted at is only on the request while it routes (an error answered after it is gone),
  * so it is read when routing names the route.
  */
-/** The route of an answer given before routing: a 401, a 429, a 403 for a permission the key lacks. */
-export const UNMATCHED = 'unmatched';
-
-function routeOf(req: Request): () => string {
+function routeOf(req: Routed): () => string {
   let route: { path: string } | undefined;
   let base = '';
   Object.defineProperty(req, 'route', {
@@ -28,24 +28,21 @@ function routeOf(req: Request): () => string {
     get: () => route,
     set(value: { path: string }) {
       route = value;
-      base = req.baseUrl;
+      base = req.baseUrl ?? '';
     },
   });
   return () => (route ? `${base}${route.path}` : UNMATCHED);
 }
 
-/** Times one request to its answer; the route is read when the answer has gone out (routing names it). */
-export function observeAnswer(metrics: HttpMetrics, method: string, route: string | (() => string), res: ServerResponse): void {
-  const started = process.hrtime.bigint();
-  res.once('finish', () =>
-    metrics.observeRequest(method, typeof route === 'string' ? route : route(), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
-  );
-}
+/** A request as routing leaves it: the base path of the router that matched, and the route's pattern under it. */
+export type Routed = IncomingMessage & { baseUrl?: string; route?: { path: string } };
 
-/** Times every request to its answer. */
-export function observeRequests(metrics: HttpMetrics): RequestHandler {
-  return (req, res, next) => {
-    observeAnswer(metrics, req.method, routeOf(req), res);
+/** Times every request to its answer, by method, route and status; the route is read when the answer has gone out. */
+export function observeRequests(metrics: HttpMetrics) {
+  return (req: Routed, res: ServerResponse, next: () => void): void => {
+    const route = routeOf(req);
+    const started = process.hrtime.bigint();
+    res.once('finish', () => metrics.observeRequest(req.method!, route(), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
     next();
   };
 }
