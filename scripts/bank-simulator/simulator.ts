@@ -6,6 +6,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parse as parseQr } from 'promptparse';
+import { readBody } from '../lib/http.js';
 
 /** The settings `npm run bank-simulator` and the README's local walk-through share with the service. */
 export const LOCAL_BANK = {
@@ -14,6 +15,22 @@ export const LOCAL_BANK = {
   billerId: '010753600031508',
   callbackToken: 'local-callback-token-0123456789abcdef',
 };
+
+/** The service's settings for BANK=scb against a simulator at `bankUrl` with LOCAL_BANK's settings. */
+export const scbServiceEnv = (bankUrl: string, reconcileIntervalMs: number): Record<string, string> => ({
+  BANK: 'scb',
+  SCB_API_BASE_URL: bankUrl,
+  SCB_API_KEY: LOCAL_BANK.apiKey,
+  SCB_API_SECRET: LOCAL_BANK.apiSecret,
+  SCB_BILLER_ID: LOCAL_BANK.billerId,
+  SCB_CALLBACK_TOKEN: LOCAL_BANK.callbackToken,
+  BANK_RECONCILE_INTERVAL_MS: String(reconcileIntervalMs),
+});
+
+/** Where a service with LOCAL_BANK's callback token takes the bank's confirmations. */
+export const LOCAL_CALLBACK_PATH = `/bank/scb/confirmations/${LOCAL_BANK.callbackToken}`;
+
+export const callbackUrlOf = (serviceUrl: string): string => `${serviceUrl}${LOCAL_CALLBACK_PATH}`;
 
 const BILL_PAYMENT_AID = 'A000000677010112';
 const BANGKOK_OFFSET_MS = 7 * 3_600_000;
@@ -128,10 +145,9 @@ export function readBillPayment(qrData: string, billerId: string): { ref1: strin
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = await readBody(req);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+    return JSON.parse(text || 'null');
   } catch {
     return null;
   }

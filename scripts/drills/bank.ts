@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { createMerchant } from '../../server/src/app/merchants.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openRuntime } from '../../server/src/main.js';
-import { LOCAL_BANK, startBankSimulator } from '../bank-simulator/simulator.js';
+import { callbackUrlOf, LOCAL_BANK, scbServiceEnv, startBankSimulator } from '../bank-simulator/simulator.js';
 import { ms, percentile, sleep, waitFor, type Drill } from './lib/harness.js';
 import { call, closedLoop, inspect, scratchDatabase, startServer, type ServiceProcess } from './lib/service.js';
 
@@ -42,18 +42,10 @@ export const bankDrill: Drill = {
     const merchant = await createLiveMerchant(db.url);
     const bank = await startBankSimulator({ ...LOCAL_BANK, retryDelayMs: 1_000, knobs: { dropRate: 0.1, duplicateRate: 0.1 } });
     ctx.defer(() => bank.stop());
-    const env = {
-      BANK: 'scb',
-      SCB_API_BASE_URL: bank.url,
-      SCB_API_KEY: LOCAL_BANK.apiKey,
-      SCB_API_SECRET: LOCAL_BANK.apiSecret,
-      SCB_BILLER_ID: LOCAL_BANK.billerId,
-      SCB_CALLBACK_TOKEN: LOCAL_BANK.callbackToken,
-      BANK_RECONCILE_INTERVAL_MS: String(RECONCILE_INTERVAL_MS),
-    };
+    const env = scbServiceEnv(bank.url, RECONCILE_INTERVAL_MS);
     let server: ServiceProcess = await startServer(ctx, { databaseUrl: db.url, env });
     const port = server.port;
-    bank.setCallbackUrl(`${server.base}/bank/scb/confirmations/${LOCAL_BANK.callbackToken}`);
+    bank.setCallbackUrl(callbackUrlOf(server.base));
 
     // Each task: create a live QR code (retrying its key while the server is down), then pay it at the bank.
     const run = randomBytes(3).toString('hex');

@@ -28,8 +28,7 @@ export const crashDrill: Drill = {
 
     const db = await scratchDatabase(ctx);
     const merchant = await createTestMerchant(db.url);
-    const receiver = await startDrillReceiver();
-    ctx.defer(() => receiver.close());
+    const receiver = await startDrillReceiver(ctx);
     let server: ServiceProcess = await startServer(ctx, { databaseUrl: db.url, env });
     const port = server.port;
     const webhook = await registerWebhook(server.base, merchant.apiKey, receiver.url);

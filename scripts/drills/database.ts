@@ -42,8 +42,7 @@ export const databaseDrill: Drill = {
     ctx.figure('PostgreSQL', cluster.description);
     const db = await scratchDatabase(ctx, cluster.adminUrl);
     const merchant = await createTestMerchant(db.url);
-    const receiver = await startDrillReceiver();
-    ctx.defer(() => receiver.close());
+    const receiver = await startDrillReceiver(ctx);
     const server = await startServer(ctx, { databaseUrl: db.url, env: { WEBHOOK_TIMEOUT_MS: '1000' } });
     const webhook = await registerWebhook(server.base, merchant.apiKey, receiver.url);
     receiver.setSecret(webhook.secret);

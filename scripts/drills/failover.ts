@@ -99,8 +99,7 @@ export const failoverDrill: Drill = {
         accountNumber: '1234567890',
         accountName: `Failover ${m + 1}`,
       });
-      const receiver = await startDrillReceiver();
-      ctx.defer(() => receiver.close());
+      const receiver = await startDrillReceiver(ctx);
       merchants.push({ ...created, receiver });
     }
     const servers = [

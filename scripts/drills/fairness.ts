@@ -22,11 +22,9 @@ export const fairnessDrill: Drill = {
     const paymentsOfB = ctx.short ? 5 : 20;
     const db = await scratchDatabase(ctx);
     const [a, b] = [await createTestMerchant(db.url, 'Merchant A'), await createTestMerchant(db.url, 'Merchant B')];
-    const hanging = await startDrillReceiver('/a');
+    const prompt = await startDrillReceiver(ctx, '/b');
+    const hanging = await startDrillReceiver(ctx, '/a'); // ends A's hanging requests before the server stops
     hanging.mode = 'hang';
-    const prompt = await startDrillReceiver('/b');
-    ctx.defer(() => prompt.close());
-    ctx.defer(() => hanging.close()); // ends A's hanging requests before the server stops
     const server = await startServer(ctx, { databaseUrl: db.url, env: { WEBHOOK_TIMEOUT_MS: '600000' } });
     ctx.figure('send time-out', '600 s (no hanging request ends during the drill)');
 

@@ -100,8 +100,7 @@ export const instancesDrill: Drill = {
 
     const db = await scratchDatabase(ctx);
     const merchant = await createTestMerchant(db.url);
-    const receiver = await startDrillReceiver();
-    ctx.defer(() => receiver.close());
+    const receiver = await startDrillReceiver(ctx);
     const serverEnv = { WEBHOOK_DISPATCHER: 'off' };
     const [a, b] = await Promise.all([
       startServer(ctx, { name: 'server-a', databaseUrl: db.url, env: serverEnv }),

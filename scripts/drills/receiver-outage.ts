@@ -18,8 +18,7 @@ export const receiverDrill: Drill = {
     const phaseMs = ctx.short ? 2_000 : 4_000;
     const db = await scratchDatabase(ctx);
     const merchant = await createTestMerchant(db.url);
-    const receiver = await startDrillReceiver();
-    ctx.defer(() => receiver.close());
+    const receiver = await startDrillReceiver(ctx);
     // Enough attempts to outlast the outage (about 4 x phaseMs) with a wide margin: 14 attempts over 47 s.
     const schedule = `${DRILL_ENV.WEBHOOK_RETRY_SCHEDULE},5s,5s,5s,5s`;
     const server = await startServer(ctx, { databaseUrl: db.url, env: { WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_SCHEDULE: schedule } });

@@ -37,8 +37,9 @@ import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
 import { taxInvoicingJob } from './app/tax-invoices.js';
-import { chromiumStatementPdf } from './adapters/documents/statement-pdf.js';
-import { chromiumTaxInvoicePdf } from './adapters/documents/tax-invoice-pdf.js';
+import { chromiumPdfPrinter } from './adapters/documents/pdf-printer.js';
+import { statementRenderer } from './adapters/documents/statement-pdf.js';
+import { taxInvoiceRenderer } from './adapters/documents/tax-invoice-pdf.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
 import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
@@ -108,8 +109,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         : null;
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);
-    const taxInvoicePdf = chromiumTaxInvoicePdf();
-    const statementPdf = chromiumStatementPdf();
+    const pdfPrinter = chromiumPdfPrinter();
     const services: Services = {
       uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
       clock,
@@ -131,15 +131,14 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       },
       accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       operator: config.operator,
-      taxInvoicePdf,
-      statementPdf,
+      taxInvoicePdf: taxInvoiceRenderer(pdfPrinter),
+      statementPdf: statementRenderer(pdfPrinter),
       metrics: metrics ?? silentMetrics,
     };
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
     const close = async () => {
       await keyUsage.stop();
-      await taxInvoicePdf.close();
-      await statementPdf.close();
+      await pdfPrinter.close();
       await db.close();
       await unlock?.();
     };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { LOCAL_BANK, startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
+import { LOCAL_BANK, LOCAL_CALLBACK_PATH, scbServiceEnv, startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
 import { createApiKey } from '../../../server/src/app/api-keys.js';
 import { createMerchant, setFeeBps, setPayoutAccount } from '../../../server/src/app/merchants.js';
 import { issueTaxInvoices, setTaxDetails } from '../../../server/src/app/tax-invoices.js';
@@ -79,17 +79,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     RATE_LIMIT_PER_SECOND: '1000000',
     ...OPERATOR,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-    ...(bank
-      ? {
-          BANK: 'scb',
-          SCB_API_BASE_URL: bank.url,
-          SCB_API_KEY: LOCAL_BANK.apiKey,
-          SCB_API_SECRET: LOCAL_BANK.apiSecret,
-          SCB_BILLER_ID: LOCAL_BANK.billerId,
-          SCB_CALLBACK_TOKEN: LOCAL_BANK.callbackToken,
-          BANK_RECONCILE_INTERVAL_MS: '3600000',
-        }
-      : {}),
+    ...(bank ? scbServiceEnv(bank.url, 3_600_000) : {}),
     ...options.env,
   });
   const running = await startServer(config, {
@@ -124,7 +114,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       },
     },
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(bank ? { bank: { pay: (qrData: string) => bank.pay({ qr_data: qrData }), callbackPath: `/bank/scb/confirmations/${LOCAL_BANK.callbackToken}` } } : {}),
+    ...(bank ? { bank: { pay: (qrData: string) => bank.pay({ qr_data: qrData }), callbackPath: LOCAL_CALLBACK_PATH } } : {}),
     ...(config.rateLimitPerSecond === 1 ? { rateLimitPerSecond: 1 } : {}),
     deliveriesWait: !options.dispatcher,
     ...(options.dispatcher ? { receiver: { host: '127.0.0.1', port: 0 } } : {}),

@@ -2,11 +2,12 @@
  * A merchant's webhook endpoint on loopback that can be taken down and brought back on the same port, answer
  * errors or never answer, and that verifies every request with the `standardwebhooks` package.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../lib/processes.js';
-import { handled } from '../../lib/http.js';
+import { handled, readBody } from '../../lib/http.js';
+import type { DrillContext } from './harness.js';
 
 export type Mode = 'ok' | 'error' | 'hang';
 
@@ -35,15 +36,8 @@ export interface DrillReceiver {
   close(): Promise<void>;
 }
 
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
-export async function startDrillReceiver(path = '/hooks'): Promise<DrillReceiver> {
+/** A receiver on a free loopback port, up at once and closed when the drill ends. */
+export async function startDrillReceiver(ctx: DrillContext, path = '/hooks'): Promise<DrillReceiver> {
   const port = await freePort();
   const arrivals: Arrival[] = [];
   let secret: string | null = null;
@@ -111,5 +105,6 @@ export async function startDrillReceiver(path = '/hooks'): Promise<DrillReceiver
     close: () => receiver.down(),
   };
   await receiver.up();
+  ctx.defer(() => receiver.close());
   return receiver;
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handled } from '../../../scripts/lib/http.js';
+import { handled, readBody } from '../../../scripts/lib/http.js';
 
 /** What the flaky server does with one request. */
 export type Behaviour =
@@ -21,14 +21,6 @@ export interface FlakyServer {
   requests: SeenRequest[];
   close(): Promise<void>;
 }
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 
 /**
  * A loopback HTTP server that fails on purpose: request n gets behaviours[n] (the last one repeats).

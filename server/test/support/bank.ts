@@ -1,5 +1,13 @@
 import { parse } from 'promptparse';
-import { LOCAL_BANK, startBankSimulator, type BankSimulator, type Knobs, type SimulatorOptions } from '../../../scripts/bank-simulator/simulator.js';
+import {
+  callbackUrlOf,
+  LOCAL_BANK,
+  scbServiceEnv,
+  startBankSimulator,
+  type BankSimulator,
+  type Knobs,
+  type SimulatorOptions,
+} from '../../../scripts/bank-simulator/simulator.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { apiClient, type ApiClient } from './http.js';
 import { startTestServer, type TestServer } from './test-server.js';
@@ -8,17 +16,11 @@ export const bankSettings = LOCAL_BANK;
 
 /** The service's settings for BANK=scb against a simulator. Reconciliation waits an hour unless a test says otherwise. */
 export const scbEnv = (bank: BankSimulator, extra: Record<string, string> = {}): Record<string, string> => ({
-  BANK: 'scb',
-  SCB_API_BASE_URL: bank.url,
-  SCB_API_KEY: bankSettings.apiKey,
-  SCB_API_SECRET: bankSettings.apiSecret,
-  SCB_BILLER_ID: bankSettings.billerId,
-  SCB_CALLBACK_TOKEN: bankSettings.callbackToken,
-  BANK_RECONCILE_INTERVAL_MS: '3600000',
+  ...scbServiceEnv(bank.url, 3_600_000),
   ...extra,
 });
 
-export const callbackUrlOf = (serverUrl: string): string => `${serverUrl}/bank/scb/confirmations/${bankSettings.callbackToken}`;
+export { callbackUrlOf };
 
 export interface LiveBank {
   bank: BankSimulator;

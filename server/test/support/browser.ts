@@ -1,39 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../src/adapters/documents/pdf-printer.js';
 
 /** Screenshots land here (git-ignored), for people to look at; tests never compare them. */
 export const SCREENSHOTS_DIR = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
 
-const chromiumPackage = createRequire(import.meta.url)
-  .resolve('@sparticuz/chromium')
-  .replace(/\/build\/.*$/, '/package.json');
-const chromiumVersion = (JSON.parse(readFileSync(chromiumPackage, 'utf8')) as { version: string }).version;
-
 /**
- * Headless Chromium from the npm package @sparticuz/chromium (installed by `npm ci`, no download), driven by
- * playwright-core 1.57, whose protocol matches Chromium 143. The package unpacks its binary into the temp
- * directory; a directory per version keeps a stale binary of another version from being picked up.
+ * Headless Chromium as the service prints with it, driven by playwright-core 1.57, whose protocol matches Chromium
+ * 143, with the page's own security headers in force (the same-origin policy on).
  */
-export async function launchBrowser(): Promise<Browser> {
-  const unpackInto = join(tmpdir(), `payment-qr-chromium-${chromiumVersion}`);
-  mkdirSync(unpackInto, { recursive: true });
-  const previous = process.env.TMPDIR;
-  process.env.TMPDIR = unpackInto;
-  try {
-    const executablePath = await chromium.executablePath();
-    // The page's own security headers must be in force (keep the same-origin policy on); one process per renderer,
-    // since a single-process Chromium dies when a test closes its context and opens another.
-    const args = chromium.args.filter((arg) => arg !== '--disable-web-security' && arg !== '--single-process');
-    return await playwright.launch({ executablePath, args, headless: true });
-  } finally {
-    if (previous === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previous;
-  }
-}
+export const launchBrowser = (): Promise<Browser> => launchChromium(['--disable-web-security']);
 
 /** A phone-sized context, as most customers open a checkout page. */
 export const mobileContext = (browser: Browser, options: { locale?: string; javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> =>

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { handled } from '../../../scripts/lib/http.js';
+import { handled, readBody } from '../../../scripts/lib/http.js';
 
 /** One request as the merchant's endpoint saw it. */
 export interface ReceivedDelivery {
@@ -34,14 +34,6 @@ export interface Receiver {
   at(path: string): ReceivedDelivery[];
   close(): Promise<void>;
 }
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 
 function verify(secret: string | undefined, body: string, req: IncomingMessage): boolean {
   if (!secret) return false;

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import Mustache from 'mustache';
-import type { Browser } from 'playwright-core';
 import { bangkokDateOf } from '../../domain/bangkok-day.js';
 import { statementLines, type MonthlyStatement } from '../../domain/statement.js';
 import { bahtText } from '../../domain/tax-invoice.js';
 import type { StatementRenderer } from '../../ports/documents.js';
-import { fontFaces, launch } from './tax-invoice-pdf.js';
+import type { PdfPrinter } from './pdf-printer.js';
+import { fontFaces } from './thai-font.js';
 
 const template = readFileSync(new URL('./templates/statement.html', import.meta.url), 'utf8');
 Mustache.parse(template);
@@ -40,30 +40,8 @@ export function statementHtml(statement: MonthlyStatement, merchantName: string,
   });
 }
 
-/** Renders statements as PDF with the same headless Chromium as the tax invoices; one browser, started on first use. */
-export function chromiumStatementPdf(): StatementRenderer & { close(): Promise<void> } {
-  let browser: Promise<Browser> | null = null;
+/** Monthly statements as PDF: the page above, printed by `printer`. */
+export function statementRenderer(printer: PdfPrinter): StatementRenderer {
   const faces = fontFaces();
-  return {
-    async render(statement, merchantName) {
-      browser ??= launch().catch((error: unknown) => {
-        browser = null;
-        throw error;
-      });
-      const context = await (await browser).newContext({ javaScriptEnabled: false, offline: true });
-      try {
-        const page = await context.newPage();
-        await page.setContent(statementHtml(statement, merchantName, faces), { waitUntil: 'load' });
-        await page.evaluateHandle('document.fonts.ready').catch(() => undefined);
-        return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }));
-      } finally {
-        await context.close();
-      }
-    },
-    async close() {
-      const started = browser;
-      browser = null;
-      await (await started?.catch(() => null))?.close();
-    },
-  };
+  return { render: (statement, merchantName) => printer.print(statementHtml(statement, merchantName, faces)) };
 }

@@ -1,6 +1,6 @@
 import type { RefundPayout, RefundPayoutRepository } from '../../../ports/ledger.js';
 import type { Db } from './query.js';
-import type { RefundRow } from './refunds.js';
+import { toRefund, type RefundRow } from './refunds.js';
 
 interface RefundPayoutRow extends RefundRow {
   payout_bank_code: string;
@@ -10,16 +10,7 @@ interface RefundPayoutRow extends RefundRow {
 }
 
 const toPayout = (row: RefundPayoutRow): RefundPayout => ({
-  refund: {
-    id: row.id,
-    merchantId: row.merchant_id,
-    paymentId: row.payment_id,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    reason: row.reason,
-    createdAt: row.created_at,
-  },
+  refund: toRefund(row),
   destination: { bankCode: row.payout_bank_code, accountNumber: row.payout_account_number, accountName: row.payout_account_name },
   exported: row.payout_exported_at !== null,
 });

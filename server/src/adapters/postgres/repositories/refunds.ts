@@ -13,7 +13,7 @@ export interface RefundRow {
   created_at: Date;
 }
 
-const toRefund = (row: RefundRow): Refund => ({
+export const toRefund = (row: RefundRow): Refund => ({
   id: row.id,
   merchantId: row.merchant_id,
   paymentId: row.payment_id,

@@ -1,0 +1,83 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+
+/** Prints a page (HTML with everything inline) as an A4 PDF. */
+export interface PdfPrinter {
+  print(html: string): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * The headless Chromium from @sparticuz/chromium (installed by `npm ci`, no download); it unpacks its binary into a
+ * directory of its version under the temp directory, so that a stale binary of another version is never picked up. Its
+ * modules load at the first document, not with every server, most of which never print one. `without` leaves more of
+ * the package's default arguments out; '--single-process' always goes: such a Chromium dies when a context closes and
+ * another opens.
+ */
+export async function launchChromium(without: readonly string[] = []): Promise<Browser> {
+  const [{ default: chromium }, { chromium: playwright }] = await Promise.all([import('@sparticuz/chromium'), import('playwright-core')]);
+  const version = (JSON.parse(readFileSync(require.resolve('@sparticuz/chromium').replace(/\/build\/.*$/, '/package.json'), 'utf8')) as { version: string })
+    .version;
+  const unpackInto = join(tmpdir(), `payment-qr-chromium-${version}`);
+  mkdirSync(unpackInto, { recursive: true });
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = unpackInto;
+  try {
+    const executablePath = await chromium.executablePath();
+    const args = chromium.args.filter((arg) => arg !== '--single-process' && !without.includes(arg));
+    return await playwright.launch({ executablePath, args, headless: true });
+  } finally {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+  }
+}
+
+/** A browser left idle this long is closed: documents come once a month, and Chromium holds a lot of memory. */
+const IDLE_CLOSE_MS = 60_000;
+
+/**
+ * Prints with headless Chromium, which shapes Thai (marks above and below their consonants) as a browser does, each
+ * page in its own context with JavaScript off and the network cut. One browser for every document: started on first
+ * use and closed after a minute without prints, or at `close`.
+ */
+export function chromiumPdfPrinter(): PdfPrinter {
+  let browser: Promise<Browser> | null = null;
+  let printing = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const close = async () => {
+    clearTimeout(idle);
+    const started = browser;
+    browser = null;
+    await (await started?.catch(() => null))?.close();
+  };
+  return {
+    async print(html) {
+      clearTimeout(idle);
+      printing += 1;
+      try {
+        browser ??= launchChromium().catch((error: unknown) => {
+          browser = null;
+          throw error;
+        });
+        const context = await (await browser).newContext({ javaScriptEnabled: false, offline: true });
+        try {
+          const page = await context.newPage();
+          await page.setContent(html, { waitUntil: 'load' });
+          await page.evaluateHandle('document.fonts.ready').catch(() => undefined);
+          return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }));
+        } finally {
+          await context.close();
+        }
+      } finally {
+        printing -= 1;
+        if (printing === 0) idle = setTimeout(() => void close().catch(() => undefined), IDLE_CLOSE_MS).unref();
+      }
+    },
+    close,
+  };
+}

@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { chromiumPdfPrinter } from '../../src/adapters/documents/pdf-printer.js';
+import { statementRenderer } from '../../src/adapters/documents/statement-pdf.js';
+import { taxInvoiceRenderer } from '../../src/adapters/documents/tax-invoice-pdf.js';
+import type { MonthlyStatement } from '../../src/domain/statement.js';
+import type { TaxInvoice } from '../../src/domain/tax-invoice.js';
+import { pdfText } from '../support/pdf.js';
+
+const invoice: TaxInvoice = {
+  id: 'tiv_printer',
+  merchantId: 'mch_printer',
+  serial: 'TIV-2026-000042',
+  specimen: false,
+  month: '2026-10',
+  issueDate: '2026-11-01',
+  issuedAt: new Date('2026-11-01T00:00:00.000Z'),
+  seller: { name: 'Payment QR Co., Ltd.', address: '1 Silom Road, Bangkok 10500', taxId: '0105536092641', branch: '00000' },
+  buyer: { name: 'ร้านพิมพ์ดี', address: '99 Sukhumvit Road, Bangkok 10110', taxId: '0994000165510', branch: '00001' },
+  fees: 3_000,
+  vat: 210,
+  total: 3_210,
+  currency: 'THB',
+};
+
+const none = { count: 0, amount: 0 };
+const statement: MonthlyStatement = {
+  merchantId: 'mch_printer',
+  month: '2026-10',
+  currency: 'THB',
+  periodStart: new Date('2026-09-30T17:00:00.000Z'),
+  periodEnd: new Date('2026-10-31T17:00:00.000Z'),
+  openingBalance: 0,
+  payments: { count: 1, gross: 100_000 },
+  fees: 3_000,
+  feeVat: 210,
+  refunds: none,
+  withdrawals: none,
+  reversals: none,
+  closingBalance: 96_790,
+};
+
+const printer = chromiumPdfPrinter();
+afterAll(() => printer.close());
+
+describe('one PDF printer for every document', () => {
+  it('prints a tax invoice and a statement at once in the one browser, and starts it again after close', async () => {
+    const [invoicePdf, statementPdf] = await Promise.all([
+      taxInvoiceRenderer(printer).render(invoice),
+      statementRenderer(printer).render(statement, 'ร้านพิมพ์ดี'),
+    ]);
+    const invoiceText = await pdfText(invoicePdf, 'printer-tax-invoice');
+    expect(invoiceText).toContain('TIV-2026-000042');
+    expect(invoiceText).toContain('32.10');
+    const statementText = await pdfText(statementPdf, 'printer-statement');
+    expect(statementText).toContain('รายการเดินบัญชี');
+    expect(statementText).toContain('967.90');
+
+    await printer.close();
+    expect(await pdfText(await taxInvoiceRenderer(printer).render(invoice), 'printer-after-close')).toContain('TIV-2026-000042');
+  });
+});
