@@ -1,20 +1,18 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { Router, type Request, type Response } from 'express';
-import helmet from 'helmet';
+import { Router, type Request } from 'express';
 import { retrieveCheckout, retrieveCheckoutState, type CheckoutState } from '../../app/checkout.js';
 import type { Services } from '../../app/services.js';
 import { DomainError, notFound } from '../../domain/errors.js';
+import { eventStreams } from '../pages/event-streams.js';
+import { pageAssets } from '../pages/page-assets.js';
+import { pageHeaders } from '../pages/page-headers.js';
 import type { Language } from './messages.js';
 import { renderCheckoutPage, renderNotFoundPage } from './page.js';
 import type { CheckoutStatusHub } from './status-hub.js';
-import { streamPlaces } from '../../domain/stream-places.js';
 
 /** Where the page is served: checkout_url is {PUBLIC_BASE_URL}/Thai/pay/{qr_code_id}. */
 export const CHECKOUT_BASE = '/Thai/pay';
 
-const HEARTBEAT_MS = 25_000;
 /** Status streams one client address may hold open at once (beyond: 429). */
 export const MAX_STREAMS_PER_ADDRESS = 20;
 
@@ -23,26 +21,9 @@ export interface CheckoutOptions {
   streamLifetimeMs: number;
 }
 const assetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
-const fontDir = dirname(createRequire(import.meta.url).resolve('@fontsource/noto-sans-thai/package.json'));
 
-/** Everything the page uses comes from this origin: no inline script, no third-party font or script. */
-const strictHeaders = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'"],
-      fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      baseUri: ["'none'"],
-      formAction: ["'none'"],
-      frameAncestors: ["'none'"],
-    },
-  },
-  referrerPolicy: { policy: 'no-referrer' },
-});
+/** The page has no forms, and tells no other site which QR code it shows. */
+const strictHeaders = pageHeaders({ formAction: "'none'", referrerPolicy: 'no-referrer', strictTransportSecurity: true });
 
 /** An id no QR code can have is simply unknown, before it reaches the database. */
 const plausibleId = (id: string): boolean => /^[A-Za-z0-9_-]{1,100}$/.test(id);
@@ -65,8 +46,7 @@ const isUnknown = (error: unknown): boolean => error instanceof DomainError && e
 export function checkoutRoutes(s: Services, hub: CheckoutStatusHub, options: CheckoutOptions): Router {
   const router = Router();
   router.use(strictHeaders);
-  router.use('/assets/fonts', express.static(fontDir, { index: false, maxAge: '7d' }));
-  router.use('/assets', express.static(assetsDir, { index: false, maxAge: '1h' }));
+  router.use(pageAssets(assetsDir));
 
   router.get('/:qr_code_id', async (req, res) => {
     const id = String(req.params.qr_code_id);
@@ -87,53 +67,22 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub, options: Che
     res.set('Cache-Control', 'no-store').json(statusBody(await retrieveCheckoutState(s, id)));
   });
 
-  const streams = new Set<Response>();
-  const places = streamPlaces(MAX_STREAMS_PER_ADDRESS);
-  let heartbeat: NodeJS.Timeout | undefined;
+  const streams = eventStreams(hub, { perAddress: MAX_STREAMS_PER_ADDRESS, lifetimeMs: options.streamLifetimeMs });
   router.get('/:qr_code_id/events', async (req, res) => {
     const id = String(req.params.qr_code_id);
     if (!plausibleId(id)) throw notFound('qr_code_not_found', id);
-    const release = places.take(req.socket.remoteAddress ?? '', (seconds) => res.setHeader('Retry-After', String(seconds)));
-    let open = false;
+    const stream = streams.take(req, res);
     let last = '';
     const send = (state: CheckoutState) => {
       const data = JSON.stringify(statusBody(state));
-      if (!open || data === last) return;
+      if (data === last || !stream.send('status', data)) return;
       last = data;
-      res.write(`event: status\ndata: ${data}\n\n`);
-      if (state.status !== 'pending') end(); // the page closes its EventSource on a final status
+      if (state.status !== 'pending') stream.end(); // the page closes its EventSource on a final status
     };
-    // Watch first, then read: a change committed in between is not missed.
-    const unwatch = await hub.watch(id, send).catch((error: unknown) => {
-      release();
-      throw error;
-    });
-    const state = await retrieveCheckoutState(s, id).catch((error: unknown) => {
-      unwatch();
-      release();
-      throw error;
-    });
-    const stopOnClose = hub.endOnClose(() => end());
-    const lifetime = setTimeout(() => end(), options.streamLifetimeMs).unref();
-    function end() {
-      if (!open) return;
-      open = false;
-      clearTimeout(lifetime);
-      unwatch();
-      stopOnClose();
-      release();
-      streams.delete(res);
-      if (streams.size === 0) clearInterval(heartbeat);
-      res.end();
-    }
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
-    res.write('retry: 3000\n\n');
-    open = true;
-    streams.add(res);
-    // One timer for every open stream keeps idle proxies from cutting them.
-    if (streams.size === 1) heartbeat = setInterval(() => streams.forEach((stream) => stream.write(': keep-alive\n\n')), HEARTBEAT_MS).unref();
-    res.on('close', end); // the page went away
-    if (req.socket.destroyed) return end(); // ... already, while its status was read
+    const state = await stream.begin(
+      () => hub.watch(id, send),
+      () => retrieveCheckoutState(s, id), // read after watching: a change committed in between is not missed
+    );
     send(state);
   });
 

@@ -1,6 +1,7 @@
 import { retrieveCheckoutState, type CheckoutState } from '../../app/checkout.js';
 import type { Services } from '../../app/services.js';
 import type { PaymentStatusChanges } from '../../ports/payment-status.js';
+import { statusWatchers } from '../pages/status-watchers.js';
 
 export type StatusListener = (state: CheckoutState) => void;
 
@@ -20,13 +21,8 @@ export interface CheckoutStatusHub {
  * change is read ONCE and fanned out to every page watching that QR code. No page holds a database connection.
  */
 export function checkoutStatusHub(s: Services, changes: PaymentStatusChanges, onError: (error: unknown) => void): CheckoutStatusHub {
-  const watching = new Map<string, Set<StatusListener>>();
-  const closers = new Set<() => void>();
-  let unsubscribe: Promise<() => Promise<void>> | null = null;
-  let count = 0;
-
   const refresh = async (qrCodeId: string) => {
-    const listeners = watching.get(qrCodeId);
+    const listeners = pages.listenersOf(qrCodeId);
     if (!listeners) return;
     try {
       const state = await retrieveCheckoutState(s, qrCodeId);
@@ -35,40 +31,17 @@ export function checkoutStatusHub(s: Services, changes: PaymentStatusChanges, on
       onError(error);
     }
   };
-  const onChange = (qrCodeId: string | null) => {
+  const pages = statusWatchers<StatusListener>(changes, (qrCodeId) => {
     if (qrCodeId) void refresh(qrCodeId);
-    else for (const id of watching.keys()) void refresh(id);
-  };
+    else for (const id of pages.keys()) void refresh(id);
+  });
 
   return {
-    async watch(qrCodeId, listener) {
-      unsubscribe ??= changes.subscribe(onChange).catch((error: unknown) => {
-        unsubscribe = null; // the next page tries again
-        throw error;
-      });
-      await unsubscribe;
-      const listeners = watching.get(qrCodeId) ?? new Set();
-      watching.set(qrCodeId, listeners.add(listener));
-      count++;
-      return () => {
-        if (!listeners.delete(listener)) return;
-        count--;
-        if (listeners.size === 0) watching.delete(qrCodeId);
-      };
-    },
+    watch: pages.watch,
     get watchers() {
-      return count;
+      return pages.count;
     },
-    endOnClose(end) {
-      closers.add(end);
-      return () => closers.delete(end);
-    },
-    async close() {
-      for (const end of closers) end();
-      closers.clear();
-      const stop = await unsubscribe;
-      unsubscribe = null;
-      await stop?.();
-    },
+    endOnClose: pages.endOnClose,
+    close: pages.close,
   };
 }

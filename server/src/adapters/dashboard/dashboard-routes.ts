@@ -1,12 +1,11 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type ErrorRequestHandler } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { switchMerchant } from '../../app/dashboard-sessions.js';
 import type { Services } from '../../app/services.js';
 import { AccountError } from '../../domain/account-errors.js';
+import { pageAssets } from '../pages/page-assets.js';
+import { pageHeaders } from '../pages/page-headers.js';
 import { accountRoutes } from './account-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
 import { dashboardCookies } from './cookies.js';
@@ -42,28 +41,11 @@ export interface DashboardDeps {
 }
 
 const assetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
-const fontDir = dirname(createRequire(import.meta.url).resolve('@fontsource/noto-sans-thai/package.json'));
-
-/** Everything from this origin: no inline script, no other origin; forms post only here; never framed. */
-const strictHeaders = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'"],
-      fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      formAction: ["'self'"],
-      baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
-    },
-  },
-  // Invitation tokens are in URLs: no other site is told them. (With no-referrer, browsers would send `Origin: null` on our own forms.)
-  referrerPolicy: { policy: 'same-origin' },
-  strictTransportSecurity: false, // the operator's TLS front decides
-});
+/**
+ * Forms post only here. Invitation tokens are in URLs: no other site is told them (with no-referrer, browsers would
+ * send `Origin: null` on our own forms). The operator's TLS front decides Strict-Transport-Security.
+ */
+const strictHeaders = pageHeaders({ formAction: "'self'", referrerPolicy: 'same-origin', strictTransportSecurity: false });
 
 /**
  * The merchant dashboard, mounted at /dashboard: server-rendered pages over the use cases. Every request gets the
@@ -76,8 +58,7 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
   const cookies = dashboardCookies(secure);
   const router = Router();
   router.use(strictHeaders);
-  router.use('/assets/fonts', express.static(fontDir, { index: false, maxAge: '7d' }));
-  router.use('/assets', express.static(assetsDir, { index: false, maxAge: '1h' }));
+  router.use(pageAssets(assetsDir));
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store'); // pages hold a merchant's data and a session's form tokens
     next();

@@ -1,6 +1,7 @@
 import { merchantOfQrCode } from '../../app/queries.js';
 import type { Services } from '../../app/services.js';
 import type { PaymentStatusChanges } from '../../ports/payment-status.js';
+import { statusWatchers } from '../pages/status-watchers.js';
 
 export interface MerchantPaymentFeed {
   /** Calls `onChange` whenever one of the merchant's payments changes, until the returned function is called. */
@@ -16,11 +17,7 @@ export interface MerchantPaymentFeed {
  * looked up once (only while someone watches) and told to every page watching its merchant.
  */
 export function merchantPaymentFeed(s: Services, changes: PaymentStatusChanges, onError: (error: unknown) => void): MerchantPaymentFeed {
-  const watching = new Map<string, Set<() => void>>();
-  const closers = new Set<() => void>();
-  let unsubscribe: Promise<() => Promise<void>> | null = null;
-
-  const tell = (merchantId: string) => watching.get(merchantId)?.forEach((onChange) => onChange());
+  const tell = (merchantId: string) => pages.listenersOf(merchantId)?.forEach((onChange) => onChange());
   const onQrCode = async (qrCodeId: string) => {
     try {
       const merchantId = await merchantOfQrCode(s, qrCodeId);
@@ -29,36 +26,10 @@ export function merchantPaymentFeed(s: Services, changes: PaymentStatusChanges, 
       onError(error);
     }
   };
-  const onNotification = (qrCodeId: string | null) => {
-    if (watching.size === 0) return;
+  const pages = statusWatchers<() => void>(changes, (qrCodeId) => {
+    if (pages.count === 0) return;
     if (qrCodeId) void onQrCode(qrCodeId);
-    else for (const merchantId of watching.keys()) tell(merchantId); // changes may have been missed
-  };
-
-  return {
-    async watch(merchantId, onChange) {
-      unsubscribe ??= changes.subscribe(onNotification).catch((error: unknown) => {
-        unsubscribe = null;
-        throw error;
-      });
-      await unsubscribe;
-      const listeners = watching.get(merchantId) ?? new Set();
-      watching.set(merchantId, listeners.add(onChange));
-      return () => {
-        listeners.delete(onChange);
-        if (listeners.size === 0) watching.delete(merchantId);
-      };
-    },
-    endOnClose(end) {
-      closers.add(end);
-      return () => closers.delete(end);
-    },
-    async close() {
-      for (const end of closers) end();
-      closers.clear();
-      const stop = await unsubscribe;
-      unsubscribe = null;
-      await stop?.();
-    },
-  };
+    else for (const merchantId of pages.keys()) tell(merchantId); // changes may have been missed
+  });
+  return pages;
 }
