@@ -4,15 +4,16 @@ import { eventually, startReceiver, type Receiver } from '../support/receiver.js
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
-// webhookEnv: WEBHOOK_RETRY_SCHEDULE=0,200ms,200ms (4 attempts in all), WEBHOOK_TIMEOUT_MS=500.
+// webhookEnv: WEBHOOK_RETRY_SCHEDULE=0,200ms,200ms (4 attempts in all); a hanging receiver is given up on after 3 s.
 const ATTEMPTS = 4;
+const env = { ...webhookEnv, WEBHOOK_TIMEOUT_MS: '3000' };
 
 let server: TestServer;
 let receiver: Receiver;
 let api: ApiClient;
 
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: webhookEnv }), startReceiver()]);
+  [server, receiver] = await Promise.all([startTestServer({ env }), startReceiver()]);
 });
 afterAll(async () => {
   await server.stop();
