@@ -7,17 +7,15 @@ import {
   EXAMPLE,
   errorLike,
   idFromState,
-  idempotencyKeyHeader,
-  jsonRequest,
   jsonResponse,
   listOf,
+  postHeaders,
   withdrawalLike,
 } from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
 const pact = newPact();
-const postHeaders = { ...authorized, ...jsonRequest, ...idempotencyKeyHeader };
 
 describe('balance.retrieve', () => {
   it('reads the balance', async () => {

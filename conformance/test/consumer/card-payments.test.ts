@@ -1,11 +1,10 @@
 import { PaymentDeclinedError, ValidationError } from '@payment-qr/sdk';
 import { describe, expect, it } from 'vitest';
-import { authorized, errorLike, idempotencyKeyHeader, jsonRequest, jsonResponse, paymentLike } from '../support/matchers.js';
+import { errorLike, jsonResponse, paymentLike, postHeaders } from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
 const pact = newPact();
-const postHeaders = { ...authorized, ...jsonRequest, ...idempotencyKeyHeader };
 
 describe('payments.create (card)', () => {
   it('charges the sandbox visa token', async () => {

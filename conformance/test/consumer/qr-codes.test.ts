@@ -1,12 +1,11 @@
 import { ValidationError } from '@payment-qr/sdk';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, authorized, errorLike, idempotencyKeyHeader, imagePath, jsonRequest, jsonResponse, qrCodeLike } from '../support/matchers.js';
+import { EXAMPLE, errorLike, imagePath, jsonResponse, postHeaders, qrCodeLike } from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
 const pact = newPact();
-const postHeaders = { ...authorized, ...jsonRequest, ...idempotencyKeyHeader };
 
 const fullRequest = {
   amount: 150000,

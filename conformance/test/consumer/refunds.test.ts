@@ -1,11 +1,10 @@
 import { NotFoundError, ValidationError } from '@payment-qr/sdk';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, apiPath, authorized, errorLike, idFromState, idempotencyKeyHeader, jsonRequest, jsonResponse, refundLike } from '../support/matchers.js';
+import { EXAMPLE, apiPath, authorized, errorLike, idFromState, jsonResponse, postHeaders, refundLike } from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
 const pact = newPact();
-const postHeaders = { ...authorized, ...jsonRequest, ...idempotencyKeyHeader };
 
 describe('refunds.create', () => {
   it('refunds part of a succeeded payment', async () => {

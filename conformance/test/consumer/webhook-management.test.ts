@@ -11,6 +11,7 @@ import {
   jsonRequest,
   jsonResponse,
   pendingDeliveryLike,
+  postHeaders,
   timestamp,
 } from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
@@ -66,7 +67,7 @@ describe('webhook management', () => {
       .given('a webhook exists', { url, events: [...events] })
       .uponReceiving('a request to rotate a webhook signing secret')
       .withRequest('POST', apiPath`/webhooks/${'webhook_id'}/rotate-secret`, (request) =>
-        request.headers({ ...authorized, ...jsonRequest, ...idempotencyKeyHeader }).jsonBody({ expire_previous_in_seconds: 3600 }),
+        request.headers(postHeaders).jsonBody({ expire_previous_in_seconds: 3600 }),
       )
       .willRespondWith(200, (response) =>
         response

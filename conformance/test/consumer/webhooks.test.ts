@@ -1,24 +1,11 @@
 import { NotFoundError, ValidationError } from '@payment-qr/sdk';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import {
-  EXAMPLE,
-  apiPath,
-  authorized,
-  errorLike,
-  id,
-  idempotencyKeyHeader,
-  jsonRequest,
-  jsonResponse,
-  listOf,
-  pendingDeliveryLike,
-  webhookLike,
-} from '../support/matchers.js';
+import { EXAMPLE, apiPath, authorized, errorLike, id, jsonResponse, listOf, pendingDeliveryLike, postHeaders, webhookLike } from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
 const pact = newPact();
-const postHeaders = { ...authorized, ...jsonRequest, ...idempotencyKeyHeader };
 // The verifying service allows private addresses (its documented test setting), so no DNS is involved.
 const url = 'https://127.0.0.1:8443/hooks/promptpay';
 const events = ['payment.succeeded', 'payment.failed', 'refund.completed'] as const;

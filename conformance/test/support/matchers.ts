@@ -106,6 +106,9 @@ export const idempotencyKeyHeader = {
 
 export const jsonRequest = { 'Content-Type': regex('^application/json', 'application/json') };
 
+/** An SDK POST with a JSON body: the merchant's key, the body's type and a fresh Idempotency-Key. */
+export const postHeaders = { ...authorized, ...jsonRequest, ...idempotencyKeyHeader };
+
 /** Every answer carries a Request-Id and, apart from images, a JSON body. */
 export const jsonResponse = {
   'Content-Type': regex('^application/json(;.*)?$', 'application/json; charset=utf-8'),

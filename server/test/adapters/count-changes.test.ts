@@ -1,25 +1,17 @@
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { countFolder, foldCounts } from '../../src/adapters/postgres/count-folding.js';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
 // Migration 0012_count_changes: writes append count changes, folds move them into the counters, totals read both;
 // payments are kept by a guard instead of the foreign keys from qr_codes and transactions.
 
-let server: TestServer;
-let api: ApiClient;
 let knex: Knex;
-let merchantId: string;
 
+const { server, merchant, api } = usingTestServer();
 beforeAll(async () => {
-  server = await startTestServer();
-  const merchant = await server.merchant();
-  merchantId = merchant.id;
-  api = apiClient(server.url, merchant);
   knex = server.running.runtime.db.knex;
 });
-afterAll(() => server.stop());
 
 const newPaymentId = async (): Promise<string> => (await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' })).body.payment_id;
 const totalOf = async (query: string): Promise<number> => (await api.get(`/Thai/v1/transactions?limit=1${query}`)).body.total;
@@ -28,11 +20,11 @@ const rowsOf = async (status?: string): Promise<number> =>
   Number(
     (
       await knex('transactions')
-        .where({ merchant_id: merchantId, ...(status ? { status } : {}) })
+        .where({ merchant_id: merchant.id, ...(status ? { status } : {}) })
         .count({ n: '*' })
     )[0]!.n,
   );
-const unfolded = async (): Promise<number> => Number((await knex('transaction_count_changes').where({ merchant_id: merchantId }).count({ n: '*' }))[0]!.n);
+const unfolded = async (): Promise<number> => Number((await knex('transaction_count_changes').where({ merchant_id: merchant.id }).count({ n: '*' }))[0]!.n);
 
 describe('transaction and event totals', () => {
   it('stay exact under concurrent creation, completion and folds', async () => {
@@ -53,7 +45,7 @@ describe('transaction and event totals', () => {
     await knex.transaction(async (trx) => {
       await trx('transactions').where({ payment_id: paymentId }).update({ status: 'failed' });
       // Uncommitted, so no fold can take them: exactly the two changes the update made.
-      const changes = await trx('transaction_count_changes').where({ merchant_id: merchantId }).orderBy('n').select('status', 'n');
+      const changes = await trx('transaction_count_changes').where({ merchant_id: merchant.id }).orderBy('n').select('status', 'n');
       expect(changes).toEqual([
         { status: 'pending', n: -1 },
         { status: 'failed', n: 1 },

@@ -1,21 +1,19 @@
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventKind } from '../../src/domain/events.js';
 import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
 // Migration 0011_lean_writes: the guard that lets the hot tables name merchants without a foreign key, and the one
 // row-level trigger that counts and fans out events.
 
-let server: TestServer;
 let knex: Knex;
 
+// The dispatcher stays off: the deliveries the fan-out writes are read as rows, never sent.
+const { server } = usingTestServer({ env: { WEBHOOK_DISPATCHER: 'off', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
 beforeAll(async () => {
-  // The dispatcher stays off: the deliveries the fan-out writes are read as rows, never sent.
-  server = await startTestServer({ env: { WEBHOOK_DISPATCHER: 'off', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   knex = server.running.runtime.db.knex;
 });
-afterAll(() => server.stop());
 
 const newMerchant = async (): Promise<{ id: string; api: ApiClient }> => {
   const merchant = await server.merchant();

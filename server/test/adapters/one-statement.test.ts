@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { createQrCode } from '../../src/app/create-qr-code.js';
 import type { Services } from '../../src/app/services.js';
 import type { Merchant } from '../../src/domain/merchant.js';
 import type { KeyedRecord, QrCodeWrites } from '../../src/ports/repositories.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
 let s: Services;
 
+const { server } = usingTestServer();
 beforeAll(async () => {
-  server = await startTestServer();
   s = server.running.runtime.services;
 });
-afterAll(() => server.stop());
 
 async function newMerchant(): Promise<Merchant> {
   const { id } = await server.merchant();

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paid } from '../balance/fixtures.js';
 import { apiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ backgroundJobs: false });
-});
-afterAll(() => server.stop());
+const { server } = usingTestServer({ backgroundJobs: false });
 
 describe("a payment's events, for the dashboard's timeline", () => {
   it("are its own and its refunds', oldest first, from its creation on, and no other payment's", async () => {

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bangkokDateOf } from '../../src/domain/bangkok-day.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
 import { eventually } from '../support/receiver.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, startTestServer, usingTestServer } from '../support/test-server.js';
 import { balanceOf, ledgerOf, paid, payoutAccount } from './fixtures.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.stop());
+const { server } = usingTestServer();
 
 describe('GET /balance', () => {
   it('starts at zero and grows with each paid QR code, net of the fee and its 7 % VAT', async () => {

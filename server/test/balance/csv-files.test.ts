@@ -7,6 +7,7 @@ import { runPayoutCommand } from '../../src/cli-payouts.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { apiClient } from '../support/http.js';
 import { paid, payoutAccount } from './fixtures.js';
+import { payoutAccountArgs } from '../support/operator-cli.js';
 
 // Every CSV leaves the service RFC 4180 with CRLF, text cells defused against spreadsheet formulas, numbers as numbers.
 let live: LiveBank;
@@ -49,18 +50,7 @@ describe('the bank bulk-transfer export, meant for the bank', () => {
     const merchant = await live.server.merchant({ mode: 'live' });
     const api = apiClient(live.server.url, merchant);
     const operator = (...args: string[]) => runPayoutCommand(live.server.running.runtime.services, args);
-    await operator(
-      'merchants',
-      'payout-account',
-      '--merchant',
-      merchant.id,
-      '--bank-code',
-      '014',
-      '--account-number',
-      '1234567890',
-      '--account-name',
-      '=HYPERLINK("http://x")',
-    );
+    await operator(...payoutAccountArgs(merchant.id, { bankCode: '014', accountNumber: '1234567890', accountName: '=HYPERLINK("http://x")' }));
 
     // Payers whose names the bank reports; each is refunded in full, back to the account the bank named.
     const payers = ['+1', '-2', '@SUM(A1)', 'สมชาย ใจดี'];

@@ -1,15 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setFeeBps, setPayoutAccount } from '../../src/app/merchants.js';
 import { apiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 import { balanceOf, closedAccount, finalStatus, ledgerOf, paid, payoutAccount } from './fixtures.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.stop());
+const { server } = usingTestServer();
 
 type Step =
   | { kind: 'pay'; amount: number }

@@ -9,6 +9,8 @@ import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
 import type { TestServer } from '../support/test-server.js';
 import { balanceOf, ledgerOf, paid, payoutAccount } from './fixtures.js';
+import { paymentRecord } from '../support/payments.js';
+import { payoutAccountArgs } from '../support/operator-cli.js';
 
 // A server with a bank connection (the SCB simulator), so that live refunds have a payer the bank reported.
 let live: LiveBank;
@@ -28,27 +30,18 @@ const operator = (...args: string[]) => runPayoutCommand(services(), args);
 async function confirmedLivePayment(merchantId: string, amount: number, payer: Partial<Payment> = {}): Promise<string> {
   const s = services();
   const now = s.clock.now();
-  const payment: Payment = {
+  const payment = paymentRecord({
     id: s.ids.next('payment'),
     merchantId,
-    qrCodeId: null,
     status: 'succeeded',
     amount,
-    currency: 'THB',
-    reference: null,
-    description: null,
     clientName: 'Somchai Jaidee',
     clientBankName: 'KBANK',
     clientBankAccount: '0987654321',
-    metadata: {},
-    refundedAmount: 0,
-    card: null,
     createdAt: now,
-    updatedAt: now,
     completedAt: now,
-    expiresAt: null,
     ...payer,
-  };
+  });
   await s.uow.run((tx) => saveNewPayment(tx, s, payment));
   return payment.id;
 }
@@ -187,27 +180,14 @@ describe('live refunds: paid back to the payer through the payout rail', () => {
 describe('operator settings', () => {
   it('merchants payout-account validates the bank code and account number; merchants fees applies to later payments', async () => {
     const merchant = await server.merchant();
-    await expect(
-      operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '999', '--account-number', '1234567890', '--account-name', 'X'),
-    ).rejects.toThrow(/bank code '999'/);
-    await expect(
-      operator('merchants', 'payout-account', '--merchant', merchant.id, '--bank-code', '014', '--account-number', '12345', '--account-name', 'X'),
-    ).rejects.toThrow(/10 to 15 digits/);
-    await expect(
-      operator('merchants', 'payout-account', '--merchant', 'mch_nobody', '--bank-code', '014', '--account-number', '1234567890', '--account-name', 'X'),
-    ).rejects.toThrow(/no merchant/);
-    await operator(
-      'merchants',
-      'payout-account',
-      '--merchant',
-      merchant.id,
-      '--bank-code',
-      '073',
-      '--account-number',
-      '123456789012345',
-      '--account-name',
-      'LH Shop',
+    await expect(operator(...payoutAccountArgs(merchant.id, { bankCode: '999', accountNumber: '1234567890', accountName: 'X' }))).rejects.toThrow(
+      /bank code '999'/,
     );
+    await expect(operator(...payoutAccountArgs(merchant.id, { bankCode: '014', accountNumber: '12345', accountName: 'X' }))).rejects.toThrow(/10 to 15 digits/);
+    await expect(operator(...payoutAccountArgs('mch_nobody', { bankCode: '014', accountNumber: '1234567890', accountName: 'X' }))).rejects.toThrow(
+      /no merchant/,
+    );
+    await operator(...payoutAccountArgs(merchant.id, { bankCode: '073', accountNumber: '123456789012345', accountName: 'LH Shop' }));
     await expect(operator('merchants', 'fees', '--merchant', merchant.id, '--fee-bps', '-1')).rejects.toThrow(/--fee-bps/);
     await operator('merchants', 'fees', '--merchant', merchant.id, '--fee-bps', '1000');
 

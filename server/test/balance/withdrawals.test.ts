@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { subscribe, webhookEnv } from '../webhooks/fixtures.js';
 import { balanceOf, closedAccount, finalStatus, ledgerOf, paid, payoutAccount } from './fixtures.js';
 
-let server: TestServer;
-let receiver: Receiver;
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: webhookEnv }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ env: webhookEnv });
+const receiver = usingReceiver();
 
 const withdrawalKinds = ['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded', 'withdrawal.failed'];
 const eventsOf = (path: string, withdrawalId: string) => receiver.at(path).filter((d) => d.payload?.data?.withdrawal_id === withdrawalId);

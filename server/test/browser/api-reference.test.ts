@@ -1,21 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { contractPath } from '@payment-qr/contract';
-import type { Browser } from 'playwright-core';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, recordTraffic, screenshot } from '../support/browser.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { recordTraffic, screenshot, usingBrowser } from '../support/browser.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server } = usingTestServer();
+const browser = usingBrowser();
 
 describe('the API reference', { timeout: 60_000 }, () => {
   it('serves the contract as YAML and as the same JSON, without a key', async () => {

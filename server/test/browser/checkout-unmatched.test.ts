@@ -1,19 +1,14 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, mobileContext, recordTraffic, screenshot } from '../support/browser.js';
+import { mobileContext, recordTraffic, screenshot, usingBrowser } from '../support/browser.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 
 let live: LiveBank;
-let browser: Browser;
 beforeAll(async () => {
   live = await startLiveBank();
-  browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await live?.stop();
-});
+afterAll(() => live?.stop());
+const browser = usingBrowser();
 
 async function liveCheckout(amount: number) {
   const res = await live.api.post('/Thai/v1/qr-codes', { amount, currency: 'THB' });

@@ -1,55 +1,25 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { inviteAsOperator } from '../../src/app/invitations.js';
-import { launchBrowser, recordTraffic, screenshot } from '../support/browser.js';
+import { screenshot, usingBrowser, openPage, expectSoundPage, type Traffic } from '../support/browser.js';
 import { dashboardMember, totpCode } from '../support/dashboard.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-// One browser and one server for the whole file: a browser costs seconds to start on a 2-core machine.
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server } = usingTestServer();
+const browser = usingBrowser();
 
 const phone = (locale = 'th-TH') => browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
 const desktop = (locale = 'th-TH') => browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
 
-/** What every dashboard page must be: nothing from another origin, no script error or CSP refusal, no sideways scroll, no serious axe finding. */
-async function checkPage(page: Page, traffic: ReturnType<typeof recordTraffic>, what: string) {
-  const origin = new URL(server.url).origin;
-  expect({ what, foreign: traffic.requests.filter((url) => new URL(url).origin !== origin) }).toEqual({ what, foreign: [] });
-  // A refused form is answered 401 or 422 on purpose, which Chrome logs; anything else (a CSP refusal, a script error) counts.
-  const errors = traffic.errors.filter((error) => !/^Failed to load resource: the server responded with a status of (401|422)/.test(error));
-  expect({ what, errors }).toEqual({ what, errors: [] });
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect({ what, sideways: widths.scroll > widths.client }).toEqual({ what, sideways: false });
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect({ what, violations: axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`) }).toEqual({
-    what,
-    violations: [],
-  });
-}
-
-async function opened(context: BrowserContext, url: string) {
-  const page = await context.newPage();
-  const traffic = recordTraffic(page);
-  await page.goto(url);
-  return { page, traffic };
-}
+// A refused form is answered 401 or 422 on purpose, which Chrome logs; anything else (a CSP refusal, a script error) counts.
+const checkPage = (page: Page, traffic: Traffic, what: string) => expectSoundPage(page, traffic, what, { origin: server.url, refusedOnPurpose: [401, 422] });
 
 describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
   it('accepts an invitation: a password, TOTP from the secret the page shows, the recovery codes, then Home (Thai, phone)', async () => {
     const merchant = await server.merchant({ name: 'ร้านกาแฟบ้านสวน' });
     const { token } = await inviteAsOperator(server.running.runtime.services, merchant.id, 'somchai@example.com', 'owner');
     const context = await phone();
-    const { page, traffic } = await opened(context, `${server.url}/dashboard/invitations/${token}`);
+    const { page, traffic } = await openPage(context, `${server.url}/dashboard/invitations/${token}`);
     expect(await page.getAttribute('html', 'lang')).toBe('th');
     expect(await page.locator('.intro').textContent()).toContain('ร้านกาแฟบ้านสวน');
     await checkPage(page, traffic, 'invitation: password');
@@ -81,7 +51,7 @@ describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
 
     // Later, without the phone: the recovery code signs in once (English, desktop).
     const later = await desktop('en-US');
-    const signIn = await opened(later, `${server.url}/dashboard/login?lang=en`);
+    const signIn = await openPage(later, `${server.url}/dashboard/login?lang=en`);
     await checkPage(signIn.page, signIn.traffic, 'login');
     await screenshot(signIn.page, 'dashboard-login-en-desktop', { docs: true });
     const useRecoveryCode = async (page: Page) => {
@@ -108,7 +78,7 @@ describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
   it('locks the account after 5 wrong passwords: the right one then fails too, with the same words (English, phone)', async () => {
     const member = await dashboardMember(server, { role: 'viewer', email: 'forgetful@example.com' });
     const context = await phone('en-US');
-    const { page, traffic } = await opened(context, `${server.url}/dashboard/login?lang=en`);
+    const { page, traffic } = await openPage(context, `${server.url}/dashboard/login?lang=en`);
     const attempt = async (password: string) => {
       await page.getByLabel('E-mail').fill(member.email);
       await page.getByLabel('Password').fill(password);
@@ -137,12 +107,12 @@ describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
     ] as const) {
       for (const size of ['mobile', 'desktop'] as const) {
         const context = await owner.browserContext(browser, { desktop: size === 'desktop', locale });
-        const team = await opened(context, `${server.url}/dashboard/team?lang=${lang}`);
+        const team = await openPage(context, `${server.url}/dashboard/team?lang=${lang}`);
         expect(await team.page.getAttribute('html', 'lang')).toBe(lang);
         expect(await team.page.locator('#members li').count()).toBe(3);
         await checkPage(team.page, team.traffic, `team ${lang} ${size}`);
         await screenshot(team.page, `dashboard-team-${lang}-${size}`, { docs: true });
-        const account = await opened(context, `${server.url}/dashboard/account`); // the language is remembered
+        const account = await openPage(context, `${server.url}/dashboard/account`); // the language is remembered
         expect(await account.page.getAttribute('html', 'lang')).toBe(lang);
         await checkPage(account.page, account.traffic, `account ${lang} ${size}`);
         await screenshot(account.page, `dashboard-account-${lang}-${size}`, { docs: true });
@@ -157,7 +127,7 @@ describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
   it("answers a page the member's role may not open with a 403 page of the dashboard, and no menu entry for it", async () => {
     const viewer = await dashboardMember(server, { role: 'viewer' });
     const context = await viewer.browserContext(browser);
-    const { page, traffic } = await opened(context, `${server.url}/dashboard/team`);
+    const { page, traffic } = await openPage(context, `${server.url}/dashboard/team`);
     expect(await page.locator('main p').first().textContent()).toBe('บทบาทของคุณในร้านค้านี้ไม่มีสิทธิ์ทำรายการนี้');
     expect(await page.getByRole('navigation').getByRole('link', { name: 'ทีม' }).count()).toBe(0);
     await checkPage(page, { ...traffic, errors: traffic.errors.filter((error) => !error.includes('status of 403')) }, 'forbidden');
@@ -168,7 +138,7 @@ describe('dashboard accounts in a real browser', { timeout: 120_000 }, () => {
     const owner = await dashboardMember(server, { role: 'owner' });
     const leaving = await dashboardMember(server, { role: 'viewer', merchantId: owner.merchantId, email: 'leaving@example.com' });
     const context = await owner.browserContext(browser, { desktop: true, locale: 'en-US' });
-    const { page, traffic } = await opened(context, `${server.url}/dashboard/team?lang=en`);
+    const { page, traffic } = await openPage(context, `${server.url}/dashboard/team?lang=en`);
     const row = page.locator(`[data-user-id="${leaving.userId}"]`);
     await row.getByRole('button', { name: 'Remove' }).click();
     const dialog = page.getByRole('dialog');

@@ -1,73 +1,41 @@
 import { readFileSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueTaxInvoices, setTaxDetails } from '../../src/app/tax-invoices.js';
 import { operatorContext } from '../../src/domain/audit.js';
 import { bangkokMonthOf } from '../../src/domain/statement.js';
-import { launchBrowser, recordTraffic, screenshot } from '../support/browser.js';
+import { screenshot, usingBrowser, openPage, expectSoundPage, type Traffic } from '../support/browser.js';
 import { dashboardMember, type DashboardMember } from '../support/dashboard.js';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { apiClient } from '../support/http.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 
 const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 
 // One browser, one server (its webhook dispatcher on, loopback receivers allowed, a time-out no busy machine reaches) and one receiver.
-let server: TestServer;
-let browser: Browser;
-let receiver: Receiver;
+const { server, merchant, api } = usingTestServer({
+  env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms', WEBHOOK_TIMEOUT_MS: '5000', ...OPERATOR },
+  merchant: { name: 'ร้านกาแฟบ้านสวน', feeBps: 250 },
+});
+const receiver = usingReceiver();
+const browser = usingBrowser();
 let owner: DashboardMember;
-let api: ApiClient;
 beforeAll(async () => {
-  [server, receiver, browser] = await Promise.all([
-    startTestServer({
-      env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms', WEBHOOK_TIMEOUT_MS: '5000', ...OPERATOR },
-    }),
-    startReceiver(),
-    launchBrowser(),
-  ]);
-  const merchant = await server.merchant({ name: 'ร้านกาแฟบ้านสวน', feeBps: 250 });
-  api = apiClient(`${server.url}/Thai/v1`, { apiKey: merchant.apiKey });
   owner = await dashboardMember(server, { role: 'owner', merchantId: merchant.id });
 });
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await server?.stop();
-});
 
-/** What every dashboard page must be: nothing from another origin, no script error or CSP refusal, no sideways scroll, no serious axe finding. */
-async function checkPage(page: Page, traffic: ReturnType<typeof recordTraffic>, what: string) {
-  const origin = new URL(server.url).origin;
-  expect({ what, foreign: traffic.requests.filter((url) => new URL(url).origin !== origin) }).toEqual({ what, foreign: [] });
-  expect({ what, errors: traffic.errors }).toEqual({ what, errors: [] });
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect({ what, sideways: widths.scroll > widths.client }).toEqual({ what, sideways: false });
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect({ what, violations: axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`) }).toEqual({
-    what,
-    violations: [],
-  });
-}
-
-async function opened(context: BrowserContext, url: string) {
-  const page = await context.newPage();
-  const traffic = recordTraffic(page);
-  const response = await page.goto(url);
-  return { page, traffic, response };
-}
+const checkPage = (page: Page, traffic: Traffic, what: string) => expectSoundPage(page, traffic, what, { origin: server.url });
 
 async function paidPayment(amount: number) {
-  const qr = await api.post('/qr-codes', { amount, currency: 'THB', reference: 'ORDER-7' });
-  expect((await api.post(`/test/payments/${qr.body.payment_id}/succeed`)).status).toBe(200);
+  const qr = await api.post('/Thai/v1/qr-codes', { amount, currency: 'THB', reference: 'ORDER-7' });
+  expect((await api.post(`/Thai/v1/test/payments/${qr.body.payment_id}/succeed`)).status).toBe(200);
 }
 
 describe('the Developers and Reports pages in a real browser', { timeout: 180_000 }, () => {
   it('a developer makes a restricted key and a webhook to a local receiver, sends a test, sees the delivery and retries it (Thai, phone)', async () => {
     const developer = await dashboardMember(server, { role: 'developer', merchantId: owner.merchantId, email: 'dev@example.com' });
     const context = await developer.browserContext(browser);
-    const { page, traffic } = await opened(context, `${server.url}/dashboard/developers`);
+    const { page, traffic } = await openPage(context, `${server.url}/dashboard/developers`);
     expect(await page.getAttribute('html', 'lang')).toBe('th');
     expect(await page.locator('h1').textContent()).toBe('คีย์ API');
     await checkPage(page, traffic, 'keys');
@@ -132,7 +100,7 @@ describe('the Developers and Reports pages in a real browser', { timeout: 180_00
       ['/dashboard/developers/webhooks', 'dashboard-developers-webhooks-en-desktop'],
       ['/dashboard/developers/events?type=payment.succeeded', 'dashboard-developers-events-en-desktop'],
     ] as const) {
-      const { page, traffic } = await opened(context, `${server.url}${path}`);
+      const { page, traffic } = await openPage(context, `${server.url}${path}`);
       expect(await page.getAttribute('html', 'lang')).toBe('en');
       await checkPage(page, traffic, path);
       await screenshot(page, name, { docs: true });
@@ -152,7 +120,7 @@ describe('the Developers and Reports pages in a real browser', { timeout: 180_00
     await issueTaxInvoices(s, month, operatorContext);
     const viewer = await dashboardMember(server, { role: 'viewer', merchantId: owner.merchantId, email: 'accountant@example.com' });
     const context = await viewer.browserContext(browser);
-    const { page, traffic } = await opened(context, `${server.url}/dashboard/reports`);
+    const { page, traffic } = await openPage(context, `${server.url}/dashboard/reports`);
     expect(await page.locator('nav.menu').getByRole('link', { name: 'นักพัฒนา' }).count()).toBe(0);
     expect(await page.locator('#statement tr[data-line="payments"] td').last().textContent()).toBe('650.00');
     expect(await page.locator('#tax-invoices li').count()).toBe(1);
@@ -164,7 +132,7 @@ describe('the Developers and Reports pages in a real browser', { timeout: 180_00
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv).toContain(`${month},payments,2,65000,THB`);
     expect(csv.startsWith('\uFEFF')).toBe(true); // a byte-order mark, for Thai in Excel
-    expect(csv.slice(1)).toBe((await api.get(`/reports/statements/${month}?format=csv`)).text);
+    expect(csv.slice(1)).toBe((await api.get(`/Thai/v1/reports/statements/${month}?format=csv`)).text);
 
     const keys = await page.goto(`${server.url}/dashboard/developers`);
     expect(keys!.status()).toBe(403);
@@ -180,7 +148,7 @@ describe('the Developers and Reports pages in a real browser', { timeout: 180_00
     await context.close();
 
     const english = await viewer.browserContext(browser, { desktop: true, locale: 'en-US' });
-    const reports = await opened(english, `${server.url}/dashboard/reports?lang=en`);
+    const reports = await openPage(english, `${server.url}/dashboard/reports?lang=en`);
     expect(await reports.page.locator('h1').textContent()).toBe('Reports');
     await checkPage(reports.page, reports.traffic, 'reports en');
     await screenshot(reports.page, 'dashboard-reports-en-desktop', { docs: true });

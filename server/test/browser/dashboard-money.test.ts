@@ -1,31 +1,20 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { paid, payoutAccount } from '../balance/fixtures.js';
-import { launchBrowser, recordTraffic, screenshot } from '../support/browser.js';
+import { recordTraffic, screenshot, usingBrowser } from '../support/browser.js';
 import { dashboardMember, type DashboardMember } from '../support/dashboard.js';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-// One browser and one server for the whole file: a browser costs seconds to start on a 2-core machine.
-let server: TestServer;
-let api: ApiClient;
-let browser: Browser;
+const { server, merchant, api } = usingTestServer({ merchant: { name: 'ร้านกาแฟบ้านสวน', payoutAccount } });
+const browser = usingBrowser();
 let owner: DashboardMember;
 let viewer: DashboardMember;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const merchant = await server.merchant({ name: 'ร้านกาแฟบ้านสวน', payoutAccount });
-  api = apiClient(server.url, { apiKey: merchant.apiKey });
   owner = await dashboardMember(server, { role: 'owner', merchantId: merchant.id });
   viewer = await dashboardMember(server, { role: 'viewer', merchantId: merchant.id });
   await paid(api, 250_000);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 interface OpenPage {

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardClient, dashboardMember, type DashboardMember } from '../support/dashboard.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
 let owner: DashboardMember;
 let colleague: DashboardMember;
+
+const { server } = usingTestServer();
 beforeAll(async () => {
-  server = await startTestServer();
   owner = await dashboardMember(server, { role: 'owner' });
   colleague = await dashboardMember(server, { role: 'admin', merchantId: owner.merchantId });
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const openInvitations = async () => (await server.running.runtime.services.uow.repos.invitations.listOpen(owner.merchantId, new Date())).length;

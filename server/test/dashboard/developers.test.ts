@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, listApiKeys } from '../../src/app/api-keys.js';
 import { operatorContext, type AuditAction } from '../../src/domain/audit.js';
 import { roles, roleMay, type Role } from '../../src/domain/permissions.js';
 import { dashboardMember, decodeHtml, type DashboardMember } from '../support/dashboard.js';
 import { apiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  // No dispatcher: deliveries stay as the actions leave them. Loopback URLs are allowed, as for a local receiver.
-  server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+// No dispatcher: deliveries stay as the actions leave them. Loopback URLs are allowed, as for a local receiver.
+const { server } = usingTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
 
 const HOOK_URL = 'http://127.0.0.1:9/hooks/shop';
 

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inviteAsOperator } from '../../src/app/invitations.js';
 import { dashboardClient, dashboardMember, decodeHtml, signIn, totpCode, type DashboardClient } from '../support/dashboard.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 
 const clock = manualClock(new Date('2026-11-24T05:00:00Z'));
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+
+const { server } = usingTestServer({ clock });
 
 const services = () => server.running.runtime.services;
 const secretOn = (html: string) => /id="totp-secret">([A-Z2-7 ]+)</.exec(html)![1]!.replace(/ /g, '');

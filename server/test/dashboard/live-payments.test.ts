@@ -1,28 +1,21 @@
 import { get } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LIVE_STREAMS_PER_ADDRESS } from '../../src/adapters/dashboard/live-stream.js';
 import { dashboardMember, SESSION_COOKIE, type DashboardMember } from '../support/dashboard.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { eventually } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
 let member: DashboardMember;
-let api: ApiClient;
 let otherApi: ApiClient;
 let otherMember: DashboardMember;
 
+const { server, merchant, api } = usingTestServer({ env: { CHECKOUT_STREAM_LIFETIME: '2s' } });
 beforeAll(async () => {
-  server = await startTestServer({ env: { CHECKOUT_STREAM_LIFETIME: '2s' } });
-  const merchant = await server.merchant();
-  api = apiClient(server.url, { apiKey: merchant.apiKey });
   member = await dashboardMember(server, { role: 'viewer', merchantId: merchant.id });
   const other = await server.merchant();
   otherApi = apiClient(server.url, { apiKey: other.apiKey });
   otherMember = await dashboardMember(server, { role: 'viewer', merchantId: other.id });
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 interface LiveStream {

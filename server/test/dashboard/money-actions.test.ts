@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { roleMay, roles, type Ability, type Role } from '../../src/domain/permissions.js';
 import { paid, payoutAccount } from '../balance/fixtures.js';
 import { dashboardMember, type DashboardMember } from '../support/dashboard.js';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { apiClient } from '../support/http.js';
+import { usingTestServer } from '../support/test-server.js';
 
 // One merchant with a member of every role: each action of the money pages is tried by each of them.
-let server: TestServer;
-let api: ApiClient;
 const members = {} as Record<Role, DashboardMember>;
 
+const { server, merchant, api } = usingTestServer({ merchant: { payoutAccount, name: 'ร้านก๋วยเตี๋ยวเรือ' } });
 beforeAll(async () => {
-  server = await startTestServer();
-  const merchant = await server.merchant({ payoutAccount, name: 'ร้านก๋วยเตี๋ยวเรือ' });
-  api = apiClient(server.url, { apiKey: merchant.apiKey });
   for (const role of roles) members[role] = await dashboardMember(server, { role, merchantId: merchant.id });
   await paid(api, 500_000); // money to refund and withdraw
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const allowed = (ability: Ability) => roles.filter((role) => roleMay(role, ability));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueTaxInvoices, setTaxDetails } from '../../src/app/tax-invoices.js';
 import { operatorContext } from '../../src/domain/audit.js';
 import { bangkokDateOf } from '../../src/domain/bangkok-day.js';
@@ -7,11 +7,11 @@ import { bangkokMonthOf } from '../../src/domain/statement.js';
 import { dashboardMember, decodeHtml, type DashboardMember } from '../support/dashboard.js';
 import { apiClient, type ApiClient } from '../support/http.js';
 import { pdfText } from '../support/pdf.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
 const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
 
-let server: TestServer;
+const { server } = usingTestServer({ env: OPERATOR, backgroundJobs: false });
 let api: ApiClient;
 let apiKey: string;
 let merchantId: string;
@@ -36,7 +36,6 @@ const cookieOf = (member: DashboardMember) => ({ cookie: [...member.client.jar].
 const fromApi = (path: string) => bytes(`${server.url}/Thai/v1${path}`, { authorization: `Bearer ${apiKey}` });
 
 beforeAll(async () => {
-  server = await startTestServer({ env: OPERATOR, backgroundJobs: false });
   const s = server.running.runtime.services;
   const merchant = await server.merchant({ feeBps: 250, name: 'ร้านบัญชีดี' });
   merchantId = merchant.id;
@@ -51,9 +50,6 @@ beforeAll(async () => {
   const { issued } = await issueTaxInvoices(s, month, operatorContext);
   invoiceId = issued.find((invoice) => invoice.merchantId === merchantId)!.id;
   owner = await dashboardMember(server, { role: 'owner', merchantId });
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe('the Reports page', () => {

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeEndedSessions } from '../../src/app/dashboard-sessions.js';
-import { dashboardClient, dashboardMember, signIn, totpCode, type DashboardMember } from '../support/dashboard.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { dashboardClient, dashboardMember, signIn, nextCode } from '../support/dashboard.js';
+import { manualClock, startTestServer, usingTestServer } from '../support/test-server.js';
 
 const clock = manualClock(new Date('2026-11-24T01:00:00Z'));
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+
+const { server } = usingTestServer({ clock });
 
 const MINUTE = 60_000;
-const nextCode = (member: DashboardMember) => {
-  clock.advance(30_000);
-  return totpCode(member.totpSecret, clock.now());
-};
 
 describe('dashboard sessions', () => {
   it('end after 30 minutes without a request, and not before', async () => {
@@ -45,7 +36,7 @@ describe('dashboard sessions', () => {
 
   it("a password change ends the user's other sessions, keeps this one, and the new password is the one that works", async () => {
     const member = await dashboardMember(server, { role: 'support' });
-    const other = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) });
+    const other = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) });
     expect((await other.client.get('/dashboard')).status).toBe(200);
     const someoneElse = await dashboardMember(server, { role: 'support', merchantId: member.merchantId });
 
@@ -69,8 +60,10 @@ describe('dashboard sessions', () => {
     expect((await member.client.get('/dashboard')).status).toBe(200);
     expect((await someoneElse.client.get('/dashboard')).status).toBe(200); // another user's sessions are theirs
 
-    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) })).response.status).toBe(401);
-    expect((await signIn(server.url, { email: member.email, password: 'a brand new passphrase', code: () => nextCode(member) })).response.status).toBe(303);
+    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) })).response.status).toBe(401);
+    expect((await signIn(server.url, { email: member.email, password: 'a brand new passphrase', code: () => nextCode(clock, member) })).response.status).toBe(
+      303,
+    );
     const audit = await server.running.runtime.services.uow.repos.audit.list(member.merchantId, {}, { limit: 50, offset: 0 });
     expect(audit.items.filter((entry) => entry.action === 'password_changed').map((entry) => [entry.subjectId, entry.details])).toEqual([
       [member.userId, { ended_sessions: 1 }],
@@ -79,7 +72,7 @@ describe('dashboard sessions', () => {
 
   it('"sign out everywhere else" ends the other sessions and lists what is open', async () => {
     const member = await dashboardMember(server, { role: 'developer' });
-    const other = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) });
+    const other = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) });
     const account = await member.client.get('/dashboard/account?lang=en');
     const listed = /<ul class="sessions" id="sessions">([\s\S]*?)<\/ul>/.exec(account.text)![1]!;
     expect(listed.match(/<li>/g)?.length).toBe(2);
@@ -123,7 +116,7 @@ describe('dashboard sessions', () => {
       const first = await browser.post('/dashboard/login', { email: member.email, password: member.password }, { origin });
       expect(first.status).toBe(303);
       await browser.get(first.location!);
-      const second = await browser.post('/dashboard/login/code', { code: nextCode(member) }, { origin });
+      const second = await browser.post('/dashboard/login/code', { code: nextCode(clock, member) }, { origin });
       expect(second.status).toBe(303);
       expect(second.headers.getSetCookie().find((line) => line.startsWith('__Host-dash_session='))).toMatch(/; Secure/);
       expect((await browser.get('/dashboard')).status).toBe(200);

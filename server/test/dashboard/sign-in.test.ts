@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardClient, dashboardMember, signIn, totpCode, type DashboardMember } from '../support/dashboard.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardClient, dashboardMember, signIn, nextCode } from '../support/dashboard.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 
 const clock = manualClock(new Date('2026-11-24T03:00:00Z'));
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+
+const { server } = usingTestServer({ clock });
 
 const MINUTE = 60_000;
-/** A code the member's app shows now, for a time step after the one used last (each step's code works once). */
-const nextCode = (member: DashboardMember) => {
-  clock.advance(30_000);
-  return totpCode(member.totpSecret, clock.now());
-};
 const auditOf = async (merchantId: string) =>
   (await server.running.runtime.services.uow.repos.audit.list(merchantId, {}, { limit: 100, offset: 0 })).items.map((entry) => ({
     action: entry.action,
@@ -26,7 +16,11 @@ const auditOf = async (merchantId: string) =>
 describe('signing in to the dashboard', () => {
   it('takes the e-mail and password, then a TOTP code, and lands on Home with a session cookie (HttpOnly, SameSite=Lax)', async () => {
     const member = await dashboardMember(server, { role: 'support' });
-    const { client, response } = await signIn(server.url, { email: member.email.toUpperCase(), password: member.password, code: () => nextCode(member) });
+    const { client, response } = await signIn(server.url, {
+      email: member.email.toUpperCase(),
+      password: member.password,
+      code: () => nextCode(clock, member),
+    });
     expect(response.status).toBe(303);
     expect(response.location).toBe('/dashboard');
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('dash_session='))!;
@@ -67,13 +61,13 @@ describe('signing in to the dashboard', () => {
       const { response } = await signIn(server.url, { email: member.email, password: `wrong password ${i}!`, code: '000000' });
       expect(response.status).toBe(401);
     }
-    const locked = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) });
+    const locked = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) });
     expect(locked.response.status).toBe(401);
     const lockedText = locked.response.text;
     clock.advance(14 * MINUTE);
-    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) })).response.status).toBe(401);
+    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) })).response.status).toBe(401);
     clock.advance(MINUTE); // 15 minutes after the fifth failure
-    const after = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) });
+    const after = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) });
     expect(after.response.status).toBe(303);
     // The locked answer and a wrong password's answer read alike (no telling a lock from a typo).
     const wrong = await signIn(server.url, { email: 'someone.else@example.com', password: 'x'.repeat(12), code: '000000' });
@@ -86,7 +80,7 @@ describe('signing in to the dashboard', () => {
       clock.advance(MINUTE);
       expect((await signIn(server.url, { email: member.email, password: member.password, code: '123456' })).response.status).toBe(401);
     }
-    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) })).response.status).toBe(401);
+    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) })).response.status).toBe(401);
   });
 
   it('limits failures per client address across accounts (20 within 15 minutes)', async () => {
@@ -95,9 +89,9 @@ describe('signing in to the dashboard', () => {
       const { response } = await signIn(server.url, { email: `guess${i}@example.com`, password: 'guessing password', code: '000000' });
       expect(response.status).toBe(401);
     }
-    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) })).response.status).toBe(401);
+    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) })).response.status).toBe(401);
     clock.advance(15 * MINUTE);
-    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) })).response.status).toBe(303);
+    expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) })).response.status).toBe(303);
   });
 
   it('takes a recovery code once: used again it fails', async () => {
@@ -114,7 +108,7 @@ describe('signing in to the dashboard', () => {
 
   it('takes a TOTP code once: the same code again fails', async () => {
     const member = await dashboardMember(server, { role: 'admin' });
-    const code = nextCode(member);
+    const code = nextCode(clock, member);
     expect((await signIn(server.url, { email: member.email, password: member.password, code })).response.status).toBe(303);
     expect((await signIn(server.url, { email: member.email, password: member.password, code })).response.status).toBe(401);
   });
@@ -129,12 +123,12 @@ describe('signing in to the dashboard', () => {
     const code = await client.get('/dashboard/login/code');
     expect(code.status).toBe(303);
     expect(code.location).toBe('/dashboard/login');
-    expect((await client.post('/dashboard/login/code', { code: nextCode(member) })).status).toBe(401);
+    expect((await client.post('/dashboard/login/code', { code: nextCode(clock, member) })).status).toBe(401);
   });
 
   it('sends the member back where they were going, and never to another site', async () => {
     const member = await dashboardMember(server, { role: 'owner' });
-    const visitor = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(member) });
+    const visitor = await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) });
     expect(visitor.response.location).toBe('/dashboard');
     for (const [next, landing] of [
       ['/dashboard/team', '/dashboard/team'],
@@ -145,7 +139,7 @@ describe('signing in to the dashboard', () => {
       await browser.get(`/dashboard/login?next=${encodeURIComponent(next)}`);
       const first = await browser.post('/dashboard/login', { email: member.email, password: member.password, next });
       await browser.get(first.location!);
-      const second = await browser.post('/dashboard/login/code', { code: nextCode(member), next });
+      const second = await browser.post('/dashboard/login/code', { code: nextCode(clock, member), next });
       expect(second.location).toBe(landing);
     }
   });

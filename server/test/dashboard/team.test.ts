@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/domain/permissions.js';
 import { dashboardMember, decodeHtml, type DashboardMember } from '../support/dashboard.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { server } = usingTestServer();
 
 const repos = () => server.running.runtime.services.uow.repos;
 const team = async (merchantId: string) =>

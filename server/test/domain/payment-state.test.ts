@@ -1,32 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
-import { expire, expiryDueAt, fail, succeed, succeedByBank, type Payment } from '../../src/domain/payment.js';
+import { expire, expiryDueAt, fail, succeed, succeedByBank } from '../../src/domain/payment.js';
 import { applySettledRefund, refundAmountFor } from '../../src/domain/refund.js';
 import { paymentTransactionState } from '../../src/domain/transaction.js';
 import { paymentEventKind } from '../../src/domain/events.js';
+import { paymentRecord } from '../support/payments.js';
 
 const t0 = new Date('2026-11-20T08:00:00.000Z');
 const later = new Date('2026-11-20T08:05:00.000Z');
-const pending: Payment = {
+const pending = paymentRecord({
   id: 'pay_1',
   merchantId: 'mch_1',
   qrCodeId: 'qr_1',
   status: 'pending',
   amount: 10000,
-  currency: 'THB',
-  reference: null,
-  description: null,
-  clientName: null,
-  clientBankName: null,
-  clientBankAccount: null,
-  metadata: {},
-  refundedAmount: 0,
-  card: null,
   createdAt: t0,
-  updatedAt: t0,
-  completedAt: null,
   expiresAt: new Date('2026-11-20T08:15:00.000Z'),
-};
+});
 
 const codeOf = (work: () => unknown) => {
   try {

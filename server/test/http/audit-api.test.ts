@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listApiKeys } from '../../src/app/api-keys.js';
 import type { AuditAction, AuditEntry } from '../../src/domain/audit.js';
 import { paid, payoutAccount } from '../balance/fixtures.js';
 import { apiClient, expectEnvelope, type ApiClient, type ApiResponse } from '../support/http.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { newPayment } from '../webhooks/fixtures.js';
 
 /**
  * Actions through the API are audited in the transaction that does them: one entry each, naming the key by its last
  * four, the channel `api` and the client address; an action that fails leaves none, and a replay adds none.
  */
-let server: TestServer;
-let receiver: Receiver;
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, backgroundJobs: false }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+
+const { server } = usingTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, backgroundJobs: false });
+const receiver = usingReceiver();
 
 interface Merchant {
   id: string;

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, expectEnvelope, type ApiResponse } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, startTestServer, usingTestServer } from '../support/test-server.js';
 
 const FAILURES_PER_SECOND = 20;
 const clock = manualClock(new Date('2026-11-24T09:00:00.000Z'));
-let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer({ clock, env: { AUTH_FAILURE_LIMIT_PER_SECOND: String(FAILURES_PER_SECOND), RATE_LIMIT_PER_SECOND: '2' } });
-});
-afterAll(() => server.stop());
+const { server } = usingTestServer({ clock, env: { AUTH_FAILURE_LIMIT_PER_SECOND: String(FAILURES_PER_SECOND), RATE_LIMIT_PER_SECOND: '2' } });
 
 const malformed = '{"amount": 15000, "currency": ';
 const big = JSON.stringify({ amount: 15000, currency: 'THB', metadata: { note: 'x'.repeat(700_000) } });

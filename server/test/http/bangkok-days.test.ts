@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { payoutAccount } from '../balance/fixtures.js';
-import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { expectEnvelope } from '../support/http.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 
 // 17:30 UTC on the 24th is 00:30 on the 25th in Bangkok (+07:00, no daylight saving).
 const clock = manualClock(new Date('2026-11-24T17:30:00.000Z'));
-let server: TestServer;
-let api: ApiClient;
 
+const { api } = usingTestServer({ clock, merchant: { payoutAccount } });
 beforeAll(async () => {
-  server = await startTestServer({ clock });
-  api = apiClient(server.url, await server.merchant({ payoutAccount }));
   const qr = await api.post('/Thai/v1/qr-codes', { amount: 10_000, currency: 'THB' });
   expect((await api.post(`/Thai/v1/test/payments/${qr.body.payment_id}/succeed`)).status).toBe(200);
   expect((await api.post('/Thai/v1/withdrawals', { amount: 5000 })).status).toBe(200);
 });
-afterAll(() => server.stop());
 
 const lists = ['payments', 'transactions', 'balance/transactions', 'withdrawals', 'events'];
 const totalOf = async (list: string, query: string): Promise<number> => {

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient } from '../support/http.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { server, api } = usingTestServer();
 
 describe('POST /v1/payments (card)', () => {
   it.each([

@@ -1,16 +1,9 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient, expectEnvelope } from '../support/http.js';
+import { startTestServer, usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { server, api } = usingTestServer();
 
 const order = { amount: 150000, currency: 'THB', reference: 'ORDER-1001' };
 

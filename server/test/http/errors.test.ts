@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient, expectEnvelope } from '../support/http.js';
+import { startTestServer, usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { api } = usingTestServer();
 
 describe('the error envelope everywhere', () => {
   it('unknown routes answer 404 route_not_found', async () => {

@@ -1,18 +1,10 @@
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expireOverduePayments } from '../../src/app/expire-overdue-payments.js';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 
 const clock = manualClock(new Date('2026-11-20T08:00:00.000Z'));
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { server, api } = usingTestServer({ clock });
 
 /** The database refuses a refund's ledger entry, the last write of its transaction, until the returned undo runs. */
 async function refuseRefundEntries(knex: Knex): Promise<() => Promise<void>> {

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/adapters/http/validation.js';
-import { apiClient, expectEnvelope, type ApiClient, type ApiResponse } from '../support/http.js';
+import { apiClient, expectEnvelope, type ApiResponse } from '../support/http.js';
 import { rawExchange, requestHead } from '../support/raw-http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-let apiKey: string;
 let qr: { payment_id: string; qr_code_id: string };
 
+const { server, merchant, api } = usingTestServer({ env: { METRICS: 'on' } });
 beforeAll(async () => {
-  server = await startTestServer({ env: { METRICS: 'on' } });
-  ({ apiKey } = await server.merchant());
-  api = apiClient(server.url, { apiKey });
   qr = (await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' })).body;
 });
-afterAll(() => server.stop());
 
 describe('X-Content-Type-Options: nosniff on every response', () => {
   it.each([
@@ -128,7 +122,7 @@ describe('405 method_not_allowed with Allow, from the contract', () => {
 });
 
 describe('HEAD wherever GET is served', () => {
-  const auth = () => ({ authorization: `Bearer ${apiKey}` });
+  const auth = () => ({ authorization: `Bearer ${merchant.apiKey}` });
   it.each([
     ['a hot retrieval', () => `/Thai/v1/payments/${qr.payment_id}`, true],
     ['a list', () => '/v1/payments?limit=1', true],

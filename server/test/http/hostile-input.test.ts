@@ -1,16 +1,9 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { expectEnvelope } from '../support/http.js';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { server, api } = usingTestServer();
 
 // Cases found by the fuzz drill (scripts/drills/fuzz.ts): each once answered 500 or a bare status.
 describe('hostile input gets a 4xx in the envelope', () => {

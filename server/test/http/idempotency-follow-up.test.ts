@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paid } from '../balance/fixtures.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 
 const clock = manualClock(new Date('2026-11-20T03:00:00.000Z'));
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ clock, backgroundJobs: false });
-});
-afterAll(() => server.stop());
+
+const { server } = usingTestServer({ clock, backgroundJobs: false });
 
 describe('a refund whose request died before keeping its final answer', () => {
   it('answers 409 in use while its work may still run, then what committed, not 409 forever', async () => {

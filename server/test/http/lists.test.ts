@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/http.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 
 const clock = manualClock(new Date('2026-11-18T10:00:00.000Z'));
-let server: TestServer;
-let api: ApiClient;
 const ids: Record<string, string> = {};
 
+const { server, api } = usingTestServer({ clock });
 beforeAll(async () => {
-  server = await startTestServer({ clock });
-  api = apiClient(server.url, await server.merchant());
   // Day 1: a paid and refunded payment; day 2: a failed one; day 3: two pending ones at the same instant.
   const paid = await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' });
   await api.post(`/Thai/v1/test/payments/${paid.body.payment_id}/succeed`);
@@ -23,7 +20,6 @@ beforeAll(async () => {
   ids.pendingA = (await api.post('/Thai/v1/qr-codes', { amount: 30000, currency: 'THB' })).body.payment_id;
   ids.pendingB = (await api.post('/Thai/v1/qr-codes', { amount: 40000, currency: 'THB' })).body.payment_id;
 });
-afterAll(() => server.stop());
 
 describe('GET /Thai/v1/transactions', () => {
   it('lists newest first, ties broken by id descending, with total/limit/offset', async () => {

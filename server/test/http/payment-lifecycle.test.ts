@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient } from '../support/http.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 import { expireOverduePayments } from '../../src/app/expire-overdue-payments.js';
 
 const clock = manualClock(new Date('2026-11-20T08:00:00.000Z'));
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { server, api } = usingTestServer({ clock });
 
 async function pendingPayment(extra: Record<string, unknown> = {}): Promise<string> {
   const res = await api.post('/Thai/v1/qr-codes', { amount: 50000, currency: 'THB', reference: 'INV-7', ...extra });

@@ -1,19 +1,12 @@
 import { parse, validate } from 'promptparse';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it, vi } from 'vitest';
+import { apiClient } from '../support/http.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  // One request's statements are counted below: no background job writes meanwhile, and the clock stands still so a
-  // key looked up stays fresh however slow the machine is.
-  server = await startTestServer({ backgroundJobs: false, clock: manualClock() });
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+// One request's statements are counted below: no background job writes meanwhile, and the clock stands still so a
+// key looked up stays fresh however slow the machine is.
+const { server, api } = usingTestServer({ backgroundJobs: false, clock: manualClock() });
 
 const order = { amount: 150000, currency: 'THB', reference: 'ORDER-1001' };
 

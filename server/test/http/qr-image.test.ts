@@ -1,18 +1,10 @@
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { usingTestServer } from '../support/test-server.js';
 
 const jsQR = jsQRModule.default;
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { server, api } = usingTestServer();
 
 describe('GET /Thai/qr-codes/{id}/image', () => {
   it('serves a PNG without an API key that decodes back to exactly qr_data', async () => {

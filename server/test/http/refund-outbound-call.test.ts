@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Refund } from '../../src/domain/refund.js';
 import type { CustomerBank, RefundOutcome } from '../../src/ports/bank.js';
 import { balanceOf, ledgerOf, paid } from '../balance/fixtures.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingTestServer } from '../support/test-server.js';
 
 /** The customer's bank, which the test can make hold the next refund until it answers it, or fail outright. */
 function customerBank() {
@@ -28,12 +28,9 @@ function customerBank() {
 }
 
 const customer = customerBank();
-let server: TestServer;
 let api: ApiClient;
-beforeAll(async () => {
-  server = await startTestServer({ bank: customer.bank });
-});
-afterAll(() => server.stop());
+
+const { server } = usingTestServer({ bank: customer.bank });
 
 const newMerchant = async () => apiClient(server.url, await server.merchant());
 const paymentOf = async (shop: ApiClient, id: string) => (await shop.get(`/Thai/v1/payments/${id}`)).body;

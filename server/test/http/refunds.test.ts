@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { usingTestServer } from '../support/test-server.js';
 
-let server: TestServer;
-let api: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = apiClient(server.url, await server.merchant());
-});
-afterAll(() => server.stop());
+const { api } = usingTestServer();
 
 async function paidPayment(amount = 100000): Promise<string> {
   const qr = await api.post('/Thai/v1/qr-codes', { amount, currency: 'THB' });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operationOfRequest, permissionOf, type KeyedOperation } from '../../src/adapters/http/operation-permissions.js';
 import { loadContract } from '../../src/adapters/http/validation.js';
 import { setFeeBps } from '../../src/app/merchants.js';
@@ -9,8 +9,8 @@ import { keyMay, resources, type Permission } from '../../src/domain/permissions
 import { bangkokMonthOf } from '../../src/domain/statement.js';
 import { paid, payoutAccount } from '../balance/fixtures.js';
 import { apiClient, expectEnvelope, type ApiClient, type ApiResponse } from '../support/http.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { newPayment } from '../webhooks/fixtures.js';
 
 /**
@@ -18,21 +18,12 @@ import { newPayment } from '../webhooks/fixtures.js';
  * of the contract that takes a key is tried with a key lacking its permission (403, nothing changed) and with a key
  * holding only that permission (200).
  */
-let server: TestServer;
-let receiver: Receiver;
 /** The operator as the seller on tax invoices. */
 const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 Silom Road, Bangkok 10500', OPERATOR_TAX_ID: '0105536092641' };
-beforeAll(async () => {
-  // No background jobs: nothing moves (a withdrawal paid out, a payment expired) between two looks at a merchant.
-  [server, receiver] = await Promise.all([
-    startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...OPERATOR }, backgroundJobs: false }),
-    startReceiver(),
-  ]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+
+// No background jobs: nothing moves (a withdrawal paid out, a payment expired) between two looks at a merchant.
+const { server } = usingTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...OPERATOR }, backgroundJobs: false });
+const receiver = usingReceiver();
 
 interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime } from '../../src/main.js';
-import { operatorCli, type OperatorCli } from '../support/operator-cli.js';
+import { operatorCli, type OperatorCli, payoutAccountArgs } from '../support/operator-cli.js';
 
 // Names the operator gives end up on screens, in bank files and spreadsheets: control characters and very long
 // names are refused before anything is written.
@@ -37,33 +37,11 @@ describe('npm run cli: names given to --name and --account-name', { timeout: 180
     const created = await cli.run(['merchants', 'create', '--name', 'ก'.repeat(100), '--json']);
     const merchantId = JSON.parse(created.stdout).merchant_id as string;
     for (const accountName of ['x'.repeat(101), 'Tab\there', '\u202Eevil']) {
-      const refused = await cli.exit([
-        'merchants',
-        'payout-account',
-        '--merchant',
-        merchantId,
-        '--bank-code',
-        '014',
-        '--account-number',
-        '1234567890',
-        '--account-name',
-        accountName,
-      ]);
+      const refused = await cli.exit(payoutAccountArgs(merchantId, { bankCode: '014', accountNumber: '1234567890', accountName }));
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/account name must/);
     }
-    const set = await cli.exit([
-      'merchants',
-      'payout-account',
-      '--merchant',
-      merchantId,
-      '--bank-code',
-      '014',
-      '--account-number',
-      '1234567890',
-      '--account-name',
-      'y'.repeat(100),
-    ]);
+    const set = await cli.exit(payoutAccountArgs(merchantId, { bankCode: '014', accountNumber: '1234567890', accountName: 'y'.repeat(100) }));
     expect(set.code).toBe(0);
 
     const runtime = await openRuntime(loadConfig({ ...cli.env, LOG_LEVEL: 'silent' }));

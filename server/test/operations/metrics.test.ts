@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverDueWebhooks } from '../../src/app/deliver-webhooks.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
 import { histogramCounts, scrape, valueOf } from '../support/metrics.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { usingReceiver } from '../support/receiver.js';
+import { manualClock, startTestServer, usingTestServer } from '../support/test-server.js';
 import { subscribe } from '../webhooks/fixtures.js';
 
 const clock = manualClock(new Date('2026-11-23T10:00:00.000Z'));
-let server: TestServer;
-let receiver: Receiver;
 
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ clock, env: { METRICS: 'on', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ clock, env: { METRICS: 'on', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+const receiver = usingReceiver();
 
 const scrapeApiPort = () => scrape(`${server.url}/metrics`);
 

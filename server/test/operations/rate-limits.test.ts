@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, expectEnvelope, type ApiResponse } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, startTestServer, usingTestServer } from '../support/test-server.js';
 
 const LIMIT = 5;
 const clock = manualClock(new Date('2026-11-23T10:00:00.000Z'));
-let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer({ clock, env: { RATE_LIMIT_PER_SECOND: String(LIMIT) } });
-});
-afterAll(() => server.stop());
+const { server } = usingTestServer({ clock, env: { RATE_LIMIT_PER_SECOND: String(LIMIT) } });
 
 const remaining = (res: ApiResponse): number => Number(/^"merchant";r=(\d+);t=(\d+)$/.exec(res.headers.get('ratelimit') ?? '')?.[1]);
 

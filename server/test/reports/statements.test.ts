@@ -1,15 +1,14 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceSandboxPayouts } from '../../src/app/withdrawals.js';
-import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { apiClient, expectEnvelope } from '../support/http.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 import { balanceOf, closedAccount, ledgerOf } from '../balance/fixtures.js';
 
 // Bangkok is UTC+07:00: 2026-09-30T16:59:59Z is 23:59:59 on 30 September there, one second later it is 1 October.
 const clock = manualClock(new Date('2026-09-30T16:59:59.000Z'));
-let server: TestServer;
-let api: ApiClient;
-let apiKey: string;
+// No background jobs: the test moves the payouts itself, at the times its clock says.
+const { server, merchant, api } = usingTestServer({ clock, backgroundJobs: false, merchant: { feeBps: 300, payoutAccount: closedAccount } });
 const sum = (entries: any[], field: string) => entries.reduce((total, e) => total + e[field], 0);
 const minus = (amount: number) => 0 - amount; // never -0
 const lastDayOf = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
@@ -25,7 +24,7 @@ async function pay(amount: number, reference: string): Promise<string> {
 
 /** The body's bytes as sent (fetch's text() drops a byte-order mark). */
 async function bytesOf(path: string): Promise<{ status: number; bytes: Buffer }> {
-  const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${merchant.apiKey}` } });
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -33,12 +32,6 @@ async function bytesOf(path: string): Promise<{ status: number; bytes: Buffer }>
 const payoutStep = () => advanceSandboxPayouts(server.running.runtime.services);
 
 beforeAll(async () => {
-  // No background jobs: the test moves the payouts itself, at the times its clock says.
-  server = await startTestServer({ clock, backgroundJobs: false });
-  const merchant = await server.merchant({ feeBps: 300, payoutAccount: closedAccount });
-  apiKey = merchant.apiKey;
-  api = apiClient(server.url, merchant);
-
   await pay(100_000, 'SEP-LAST'); // 23:59:59 on 30 September in Bangkok
   clock.advance(1_000);
   await pay(50_000, 'OCT-FIRST'); // 00:00:00 on 1 October
@@ -55,7 +48,6 @@ beforeAll(async () => {
   await payoutStep(); // fails at 00:00:00 on 1 November: the money leaves in October and comes back in November
   await pay(25_000, 'NOV-FIRST');
 });
-afterAll(() => server.stop());
 
 describe('GET /reports/statements/{month}', () => {
   it('reconciles each month with the ledger to the satang, across month boundaries in Bangkok time', async () => {

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { creditPayment } from '../../src/app/ledger.js';
 import type { Services } from '../../src/app/services.js';
 import { issueTaxInvoices, setTaxDetails, taxInvoicingJob } from '../../src/app/tax-invoices.js';
 import type { AuditContext } from '../../src/domain/audit.js';
-import type { Payment } from '../../src/domain/payment.js';
 import { taxInvoiceOf } from '../../src/domain/tax-invoice.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
 import { pdfText, pdfToPng } from '../support/pdf.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 import { paid } from '../balance/fixtures.js';
+import { paymentRecord } from '../support/payments.js';
 
 const OPERATOR = {
   OPERATOR_NAME: 'บริษัท เพย์เมนต์ คิวอาร์ จำกัด (Payment QR Co., Ltd.)',
@@ -20,14 +20,13 @@ const BUYER_TAX_ID = '0994000165510';
 const CLI: AuditContext = { actor: { kind: 'operator' }, channel: 'cli', clientAddress: null };
 
 const clock = manualClock(new Date('2026-09-10T03:00:00.000Z'));
-let server: TestServer;
 let s: Services;
+
+// No background jobs: the tests issue themselves (the job would issue the same invoices, only sooner).
+const { server } = usingTestServer({ clock, backgroundJobs: false, env: OPERATOR });
 beforeAll(async () => {
-  // No background jobs: the tests issue themselves (the job would issue the same invoices, only sooner).
-  server = await startTestServer({ clock, backgroundJobs: false, env: OPERATOR });
   s = server.running.runtime.services;
 });
-afterAll(() => server.stop());
 
 type Merchant = { id: string; apiKey: string; api: ApiClient };
 
@@ -45,26 +44,7 @@ async function merchantWithTaxDetails(options: { mode?: 'test' | 'live'; name?: 
  */
 async function livePaymentCredited(merchantId: string, amount: number): Promise<void> {
   const now = s.clock.now();
-  const payment: Payment = {
-    id: s.ids.next('payment'),
-    merchantId,
-    qrCodeId: null,
-    status: 'succeeded',
-    amount,
-    currency: 'THB',
-    reference: null,
-    description: null,
-    metadata: {},
-    refundedAmount: 0,
-    card: null,
-    clientName: null,
-    clientBankName: null,
-    clientBankAccount: null,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: now,
-    expiresAt: null,
-  };
+  const payment = paymentRecord({ id: s.ids.next('payment'), merchantId, status: 'succeeded', amount, createdAt: now, completedAt: now });
   await s.uow.run((tx) => creditPayment(tx, s, payment));
 }
 

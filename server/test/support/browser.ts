@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { launchChromium } from '../../src/adapters/documents/pdf-printer.js';
+import { sharedByFile } from './shared-by-file.js';
 
 /** Screenshots land here (git-ignored), for people to look at; tests never compare them. */
 export const SCREENSHOTS_DIR = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
@@ -11,6 +14,9 @@ export const SCREENSHOTS_DIR = new URL('../../test-artifacts/screenshots/', impo
  * 143, with the page's own security headers in force (the same-origin policy on).
  */
 export const launchBrowser = (): Promise<Browser> => launchChromium(['--disable-web-security']);
+
+/** One browser for the whole file: a browser costs seconds to start on a 2-core machine. */
+export const usingBrowser = (): Browser => sharedByFile('the browser', launchBrowser, (browser) => browser.close());
 
 /** A phone-sized context, as most customers open a checkout page. */
 export const mobileContext = (browser: Browser, options: { locale?: string; javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> =>
@@ -32,6 +38,36 @@ export function recordTraffic(page: Page): { requests: string[]; errors: string[
   });
   page.on('pageerror', (error) => traffic.errors.push(error.message));
   return traffic;
+}
+
+export type Traffic = ReturnType<typeof recordTraffic>;
+
+/** A new page of `context` at `url`, its traffic recorded from the first request. */
+export async function openPage(context: BrowserContext, url: string) {
+  const page = await context.newPage();
+  const traffic = recordTraffic(page);
+  const response = await page.goto(url);
+  return { page, traffic, response };
+}
+
+/**
+ * What every dashboard page must be: nothing from another origin than `origin`, no script error or CSP refusal (but a
+ * resource answered one of `refusedOnPurpose`, which Chrome logs), no sideways scroll, no serious axe finding.
+ */
+export async function expectSoundPage(page: Page, traffic: Traffic, what: string, options: { origin: string; refusedOnPurpose?: number[] }) {
+  const origin = new URL(options.origin).origin;
+  expect({ what, foreign: traffic.requests.filter((url) => new URL(url).origin !== origin) }).toEqual({ what, foreign: [] });
+  const refused = (error: string) =>
+    options.refusedOnPurpose?.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status}`));
+  const errors = traffic.errors.filter((error) => !refused(error));
+  expect({ what, errors }).toEqual({ what, errors: [] });
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect({ what, sideways: widths.scroll > widths.client }).toEqual({ what, sideways: false });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect({ what, violations: axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`) }).toEqual({
+    what,
+    violations: [],
+  });
 }
 
 /** The README's pictures: written by the tests that take them only when UPDATE_DOCS_IMAGES=1, so a test run leaves git clean. */

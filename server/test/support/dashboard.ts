@@ -4,11 +4,18 @@ import { choosePassword, confirmEnrolment, inviteAsOperator, openInvitation, acc
 import { resumeSession } from '../../src/app/dashboard-sessions.js';
 import { dashboardCookies } from '../../src/adapters/dashboard/cookies.js';
 import type { Role } from '../../src/domain/permissions.js';
+import type { Clock } from '../../src/ports/clock.js';
 import type { TestServer } from './test-server.js';
 
 /** The code an authenticator app shows for `secret` at `at` (RFC 6238: 6 digits, 30 s, SHA-1). */
 export const totpCode = (secret: string, at: Date): string =>
   new TOTP({ secret: Secret.fromBase32(secret.replace(/\s/g, '')), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });
+
+/** A code the member's app shows now, for a time step after the one used last (each step's code works once). */
+export const nextCode = (clock: Clock & { advance(ms: number): void }, member: { totpSecret: string }): string => {
+  clock.advance(30_000);
+  return totpCode(member.totpSecret, clock.now());
+};
 
 /** The session cookie's name on a test server (http: no `__Host-` prefix). */
 export const SESSION_COOKIE = dashboardCookies(false).session;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import type { PayoutAccount } from '../../src/domain/payout-account.js';
 
 const run = promisify(execFile);
 const root = new URL('../../..', import.meta.url).pathname;
@@ -64,3 +65,17 @@ export async function operatorCli(prefix: string, options: { embedded?: boolean 
     },
   };
 }
+
+/** `merchants payout-account`: the operator's arguments that set where the merchant's withdrawals go. */
+export const payoutAccountArgs = (merchantId: string, { bankCode, accountNumber, accountName }: PayoutAccount): string[] => [
+  'merchants',
+  'payout-account',
+  '--merchant',
+  merchantId,
+  '--bank-code',
+  bankCode,
+  '--account-number',
+  accountNumber,
+  '--account-name',
+  accountName,
+];

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { handled, readBody } from '../../../scripts/lib/http.js';
+import { sharedByFile } from './shared-by-file.js';
 
 /** One request as the merchant's endpoint saw it. */
 export interface ReceivedDelivery {
@@ -110,6 +111,9 @@ export async function startReceiver(): Promise<Receiver> {
     },
   };
 }
+
+/** The file's receiver; set up after the server, it closes before the server stops, so no delivery is left hanging. */
+export const usingReceiver = (): Receiver => sharedByFile('the receiver', startReceiver, (receiver) => receiver.close());
 
 type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 

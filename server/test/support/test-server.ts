@@ -11,6 +11,8 @@ import type { PromptPayAccount } from '../../src/domain/promptpay-payload.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import type { CustomerBank } from '../../src/ports/bank.js';
 import type { Clock } from '../../src/ports/clock.js';
+import { apiClient, type ApiClient } from './http.js';
+import { sharedByFile } from './shared-by-file.js';
 
 /** A clock the test moves by hand. */
 export function manualClock(start = new Date()): Clock & { advance(ms: number): void; set(date: Date): void } {
@@ -111,4 +113,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await postgres?.drop();
     },
   };
+}
+
+/** The file's server, a merchant on it (`merchant`: how the operator made it) and that merchant's API client. */
+export function usingTestServer(options: TestServerOptions & { merchant?: MerchantOptions } = {}): {
+  server: TestServer;
+  merchant: { id: string; apiKey: string };
+  api: ApiClient;
+} {
+  const server = sharedByFile(
+    'the test server',
+    () => startTestServer(options),
+    (started) => started.stop(),
+  );
+  const merchant = sharedByFile('the merchant', () => server.merchant(options.merchant));
+  const api = sharedByFile('the API client', async () => apiClient(server.url, merchant));
+  return { server, merchant, api };
 }

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../src/domain/delivery-schedule.js';
 import type { DeliveryQueue } from '../../src/ports/webhook-delivery.js';
 import { apiClient, type ApiClient } from '../support/http.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
 // The dispatcher is off: the test drives the queue by hand, with times of its choosing.
-let server: TestServer;
-let receiver: Receiver;
 let queue: DeliveryQueue;
 const later = (ms: number) => new Date(Date.now() + ms);
 const delivered = (at: Date): AttemptResult => ({
@@ -20,13 +18,10 @@ const delivered = (at: Date): AttemptResult => ({
   disableWebhook: false,
 });
 
+const { server } = usingTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } });
+const receiver = usingReceiver();
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } }), startReceiver()]);
   queue = server.running.runtime.services.webhooks.queue;
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
 });
 
 async function merchantWithDeliveries(count: number): Promise<{ api: ApiClient; webhookId: string }> {

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { webhookEnv } from './fixtures.js';
 
-let server: TestServer;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } });
+const receiver = usingReceiver();
 
 const merchant = async (): Promise<ApiClient> => apiClient(server.url, await server.merchant());
 const create = (api: ApiClient, url = receiver.endpoint('/limits')) => api.post('/Thai/v1/webhooks', { url, events: ['payment.succeeded'] });

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeExpiredWebhookData } from '../../src/app/events.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let server: TestServer;
-let receiver: Receiver;
 const clock = manualClock();
 
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: webhookEnv, clock }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ env: webhookEnv, clock });
+const receiver = usingReceiver();
 
 const merchant = async (): Promise<ApiClient> => apiClient(server.url, await server.merchant());
 const eventsOf = async (api: ApiClient, query = '') => {

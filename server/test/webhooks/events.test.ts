@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/http.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv, type Subscription } from './fixtures.js';
 
-let server: TestServer;
-let receiver: Receiver;
-let api: ApiClient;
 let all: Subscription;
 
 const paymentKinds = ['payment.pending', 'payment.succeeded', 'payment.failed'];
 const metadataJson = '{"order_id":"ORD-9","customer":{"tier":"gold"},"__proto__":"plain data"}';
 
+const { server, api } = usingTestServer({ env: webhookEnv });
+const receiver = usingReceiver();
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: webhookEnv }), startReceiver()]);
-  api = apiClient(server.url, await server.merchant());
   all = await subscribe(api, receiver, '/all', [...paymentKinds, 'refund.completed', 'refund.failed']);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
 });
 
 const eventsFor = (path: string, paymentId: string) => receiver.at(path).filter((d) => d.payload?.data?.payment_id === paymentId);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
 // A send time-out far beyond the test: a hanging request of A ends only when the receiver closes, so B's delivery
@@ -11,16 +11,8 @@ const ENDPOINTS = 16;
 // 272 deliveries of A at once: more than the dispatcher has slots for (256).
 const A_PAYMENTS = 17;
 
-let server: TestServer;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env }), startReceiver()]);
-});
-afterAll(async () => {
-  await receiver.close(); // ends A's hanging requests, so the dispatcher can stop
-  await server.stop();
-});
+const { server } = usingTestServer({ env });
+const receiver = usingReceiver();
 
 const pathsOfA = Array.from({ length: ENDPOINTS }, (_, i) => `/a/${i}`);
 const hangingAtA = () => receiver.deliveries.filter((d) => d.path.startsWith('/a/'));

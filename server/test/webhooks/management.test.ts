@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
-let server: TestServer;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: webhookEnv }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ env: webhookEnv });
+const receiver = usingReceiver();
 
 const merchant = async (): Promise<ApiClient> => apiClient(server.url, await server.merchant());
 const patch = (api: ApiClient, id: string, body: unknown) => api.send('PATCH', `/Thai/v1/webhooks/${id}`, body);

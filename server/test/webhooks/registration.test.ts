@@ -1,26 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/http.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
-let server: TestServer;
-let receiver: Receiver;
-let api: ApiClient;
 let url: string;
 
 const webhookFields = ['created_at', 'events', 'status', 'url', 'webhook_id'];
 const secretOf = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64')}`;
 
+const { server, api } = usingTestServer({ env: webhookEnv });
+const receiver = usingReceiver();
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: webhookEnv }), startReceiver()]);
-  api = apiClient(server.url, await server.merchant());
   url = receiver.endpoint('/registered');
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
 });
 
 describe('POST /Thai/v1/webhooks', () => {

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
 // webhookEnv: WEBHOOK_RETRY_SCHEDULE=0,200ms,200ms (4 attempts in all); a hanging receiver is given up on after 3 s.
 const ATTEMPTS = 4;
 const env = { ...webhookEnv, WEBHOOK_TIMEOUT_MS: '3000' };
 
-let server: TestServer;
-let receiver: Receiver;
 let api: ApiClient;
 
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ env });
+const receiver = usingReceiver();
 
 async function freshMerchant(): Promise<ApiClient> {
   api = apiClient(server.url, await server.merchant());

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverDueWebhooks } from '../../src/app/deliver-webhooks.js';
 import { apiClient, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
 // No dispatcher: the test makes each dispatch pass itself, and the clock stands still, so nothing falls due by time.
 const clock = manualClock();
-let server: TestServer;
-let receiver: Receiver;
 
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([
-    startTestServer({ clock, env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off', WEBHOOK_TIMEOUT_MS: '60000' } }),
-    startReceiver(),
-  ]);
-});
-afterAll(async () => {
-  await receiver.close();
-  await server.stop();
-});
+const { server } = usingTestServer({ clock, env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off', WEBHOOK_TIMEOUT_MS: '60000' } });
+const receiver = usingReceiver();
 
 const dispatchPass = () => deliverDueWebhooks(server.running.runtime.services);
 

@@ -1,22 +1,15 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeExpiredWebhookData } from '../../src/app/events.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
-import { eventually, startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver.js';
-import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, type ReceivedDelivery, usingReceiver } from '../support/receiver.js';
+import { manualClock, usingTestServer } from '../support/test-server.js';
 import { newPayment, subscribe, webhookEnv } from './fixtures.js';
 
-let server: TestServer;
-let receiver: Receiver;
 const clock = manualClock();
 
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: webhookEnv, clock }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ env: webhookEnv, clock });
+const receiver = usingReceiver();
 
 const merchant = async (): Promise<ApiClient> => apiClient(server.url, await server.merchant());
 const rotate = (api: ApiClient, id: string, body?: unknown) => api.post(`/Thai/v1/webhooks/${id}/rotate-secret`, body);

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverDueWebhooks } from '../../src/app/deliver-webhooks.js';
 import type { Services } from '../../src/app/services.js';
 import { webhookUrlGuard } from '../../src/adapters/webhooks/url-guard.js';
-import { apiClient, type ApiClient } from '../support/http.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { apiClient } from '../support/http.js';
+import { usingReceiver } from '../support/receiver.js';
+import { startTestServer, usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
-let strict: TestServer;
-let receiver: Receiver;
-let api: ApiClient;
-
-beforeAll(async () => {
-  // The production default: WEBHOOK_ALLOW_PRIVATE_URLS off.
-  [strict, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_DISPATCHER: 'on' } }), startReceiver()]);
-  api = apiClient(strict.url, await strict.merchant());
-});
-afterAll(async () => {
-  await strict.stop();
-  await receiver.close();
-});
+// The production default: WEBHOOK_ALLOW_PRIVATE_URLS off.
+const { server: strict, api } = usingTestServer({ env: { WEBHOOK_DISPATCHER: 'on' } });
+const receiver = usingReceiver();
 
 describe('registration refuses URLs that could reach inside (WEBHOOK_ALLOW_PRIVATE_URLS off)', () => {
   const port = () => receiver.port;

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, it } from 'vitest';
+import { it } from 'vitest';
 import { embeddedDeliveryWakeups } from '../../src/adapters/webhooks/embedded-wakeups.js';
 import { postgresDeliveryWakeups } from '../../src/adapters/postgres/delivery-wakeups.js';
 import { apiClient } from '../support/http.js';
-import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { eventually, usingReceiver } from '../support/receiver.js';
+import { usingTestServer } from '../support/test-server.js';
 import { newPayment, subscribe, webhookEnv } from './fixtures.js';
 
-let server: TestServer;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } }), startReceiver()]);
-});
-afterAll(async () => {
-  await server.stop();
-  await receiver.close();
-});
+const { server } = usingTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } });
+const receiver = usingReceiver();
 
 it('wakes dispatchers when a transaction that queued deliveries commits', async () => {
   const { config, db } = server.running.runtime;
