@@ -26,40 +26,34 @@ export const LEDGER_CSV_COLUMNS = [
 
 /** Ledger entries as the ledger's CSV (the dashboard's download): the same columns as the API's `format=csv`. */
 export function ledgerCsv(entries: readonly LedgerEntry[]): string {
-  const rows = entries.map((e) => [
-    e.id,
-    e.type,
-    e.amount,
-    e.fee,
-    e.feeVat,
-    e.net,
-    e.currency,
-    e.sourceId,
-    e.withdrawalId,
-    e.availableOn.toISOString(),
-    e.createdAt.toISOString(),
-  ]);
-  return csvFile(LEDGER_CSV_COLUMNS, rows, { byteOrderMark: true });
+  return csvFile(LEDGER_CSV_COLUMNS, entries.map(ledgerCells), { byteOrderMark: true });
 }
+
+type LedgerFields = 'id' | 'type' | 'amount' | 'fee' | 'feeVat' | 'net' | 'currency' | 'sourceId' | 'withdrawalId' | 'availableOn' | 'createdAt';
+
+/** An entry's cells under LEDGER_CSV_COLUMNS. */
+const ledgerCells = (e: Pick<LedgerEntry, LedgerFields>) => [
+  e.id,
+  e.type,
+  e.amount,
+  e.fee,
+  e.feeVat,
+  e.net,
+  e.currency,
+  e.sourceId,
+  e.withdrawalId,
+  e.availableOn.toISOString(),
+  e.createdAt.toISOString(),
+];
 
 /** A settlement file: the ledger CSV's columns and then the payment's `reference`. */
 export const SETTLEMENT_COLUMNS = [...LEDGER_CSV_COLUMNS, 'reference'] as const;
 
 /** A day's settlement file: every ledger entry of the day, oldest first, for accounting imports. */
 export function settlementCsv(lines: readonly SettlementLine[]): string {
-  const rows = lines.map((l) => [
-    l.id,
-    l.type,
-    l.amount,
-    l.fee,
-    l.feeVat,
-    l.net,
-    l.currency,
-    l.sourceId,
-    l.withdrawalId,
-    l.availableOn.toISOString(),
-    l.createdAt.toISOString(),
-    l.reference,
-  ]);
-  return csvFile(SETTLEMENT_COLUMNS, rows, { byteOrderMark: true });
+  return csvFile(
+    SETTLEMENT_COLUMNS,
+    lines.map((line) => [...ledgerCells(line), line.reference]),
+    { byteOrderMark: true },
+  );
 }
