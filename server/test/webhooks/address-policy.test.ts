@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../src/adapters/webhooks/address-policy.js';
 import { webhookUrlGuard, type HostResolver } from '../../src/adapters/webhooks/url-guard.js';
 
+// Public addresses here (93.184.215.14, 8.8.8.8, 224.0.0.1, ...) are only classified or refused by the guard: no
+// dispatcher runs in this file and no connection to any of them is ever made.
 describe('classifyAddress', () => {
   it.each(['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:93.184.215.14'])('%s is public', (address) => {
     expect(classifyAddress(address)).toBe('public');
