@@ -84,7 +84,7 @@ describe('the Reports page', () => {
     const pdf = await bytes(`${server.url}/dashboard/reports/statements/${month}.pdf`, cookieOf(owner));
     expect(pdf.status).toBe(200);
     expect(pdf.type).toBe('application/pdf');
-    const text = await pdfText(new Uint8Array(pdf.body), `statement-${month}`);
+    const text = pdfText(new Uint8Array(pdf.body), `statement-${month}`);
     expect(text).toContain('รายการเดินบัญชี');
     expect(text).toContain('ร้านบัญชีดี');
     expect(text).toContain('523.45');
