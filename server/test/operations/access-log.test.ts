@@ -75,6 +75,12 @@ describe('the bank callback token never appears in a log line', () => {
     );
     expect(stalled.status).toBe(408);
     expect(await logLineOf(stalled.headers['request-id']!)).toMatchObject({ path: '/bank/scb/confirmations/***', status: 408 });
+    // The request target in absolute form (RFC 9112 3.2.2), as a client talking to a proxy sends it: Express routes it by its path.
+    const absolute = await rawExchange(
+      server.url,
+      requestHead('POST', `${callbackUrlOf(server.url)}?x=1`, { 'content-type': 'application/json', 'content-length': 2, connection: 'close' }) + '{}',
+    );
+    expect(await logLineOf(absolute.headers['request-id']!)).toMatchObject({ path: '/bank/scb/confirmations/***' });
     expect(lines.join('\n')).not.toContain(TOKEN);
     expect(lines.join('\n')).not.toContain(TOKEN.slice(0, 20));
   });

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import parseurl from 'parseurl';
 import type { Logger } from 'pino';
 import type { Answer } from './errors.js';
 import { BANK_CONFIRMATIONS_PATH } from './routes/bank-routes.js';
@@ -9,18 +10,15 @@ const UNDER_CALLBACK = new RegExp(`^${BANK_CONFIRMATIONS_PATH.replace(/\//g, '/+
 /** The path as logged: the bank's callback token, a secret in the URL, is never written out, whatever became of the request. */
 export const loggedPath = (path: string): string => (UNDER_CALLBACK.test(path) ? `${BANK_CONFIRMATIONS_PATH}/***` : path);
 
-/** A request URL's path, without its query string. */
-export const pathOf = (url = '/'): string => {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-};
-
-/** One line per request at info level, when its answer has gone out: method, path (masked, no query string), status, time. Never headers or bodies. */
+/**
+ * One line per request at info level, when its answer has gone out: method, path (masked, no query string), status,
+ * time. Never headers or bodies. The path is read as Express routes by it (parseurl), whatever form the target came in.
+ */
 export function accessLog(logger: Logger) {
   return (req: IncomingMessage, res: Answer, next: () => void): void => {
     if (!logger.isLevelEnabled('info')) return next();
     const { method } = req;
-    const path = loggedPath(pathOf(req.url));
+    const path = loggedPath(parseurl(req)?.pathname ?? '/');
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -1,9 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { operations } from '@payment-qr/contract';
+import parseurl from 'parseurl';
 import { DomainError } from '../../domain/errors.js';
 import { keyMay, type Permission } from '../../domain/permissions.js';
 import type { KnownKey } from './auth.js';
-import { pathOf } from './access-log.js';
 import type { Step } from './steps.js';
 import { loadContract, specsByBasePath } from './validation.js';
 
@@ -106,16 +105,13 @@ export function operationOfRequest(): (method: string, path: string) => string |
   };
 }
 
-/** The whole path asked for, inside a router mounted at a base path too (Express keeps the URL as it came in `originalUrl`). */
-const fullPathOf = (req: IncomingMessage & { originalUrl?: string }): string => pathOf(req.originalUrl ?? req.url);
-
 /** The permission step, after the key check and before the body is read; unrestricted keys pass at once. */
 export function requirePermission(): Step {
   const operationOf = operationOfRequest();
   return (req, res, next) => {
     const key = res.locals.apiKey as KnownKey;
     if (key.permissions === null) return next();
-    const operationId = operationOf(req.method!, fullPathOf(req));
+    const operationId = operationOf(req.method!, parseurl.original(req)?.pathname ?? '/'); // the whole path, also inside a router mounted at a base path;
     const denied = operationId === undefined ? null : permissionDenied(key.permissions, operationId);
     if (denied) throw denied;
     next();
