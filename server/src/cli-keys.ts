@@ -9,7 +9,7 @@ import { parsePermissions, type Permission } from './domain/permissions.js';
 export const KEYS_USAGE = `       npm run cli -- keys create --merchant ID [--permissions qr_codes:write,payments:read] [--json]
        npm run cli -- keys roll --merchant ID [--expire-old-in 24h] [--json]
        npm run cli -- keys list --merchant ID [--json]
-       npm run cli -- keys revoke --key-last4 XXXX --merchant ID
+       npm run cli -- keys revoke --key-last4=XXXX --merchant ID  (with '=': the four may start with '-')
 
   keys create     issue one more key (printed once), the others untouched; with --permissions a restricted key
                   (rk_test_/rk_live_) that may do only that: resource:read or resource:write (write implies read)

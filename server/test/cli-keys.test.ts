@@ -56,7 +56,7 @@ describe('npm run cli -- keys roll | list | revoke', { timeout: 300_000 }, () =>
       permissions: null,
     });
 
-    expect(await cli('keys', 'revoke', '--key-last4', second.slice(-4), '--merchant', merchant)).toMatch(/^Revoked sk_test_/);
+    expect(await cli('keys', 'revoke', `--key-last4=${second.slice(-4)}`, '--merchant', merchant)).toMatch(/^Revoked sk_test_/);
     const third = (await cli('keys', 'roll', '--merchant', merchant)).match(/sk_test_\S+/)?.[0];
     expect(third).toBeDefined();
     expect(await cli('keys', 'list', '--merchant', merchant)).toMatch(/revoked 20\d\d-/);
@@ -76,6 +76,8 @@ describe('npm run cli -- keys roll | list | revoke', { timeout: 300_000 }, () =>
       [['keys', 'roll', '--merchant', merchant, '--expire-old-in', '5x'], /--expire-old-in: '5x' is not a duration/],
       [['keys', 'roll', '--merchant', 'mch_nobody'], /No merchant with id 'mch_nobody'/],
       [['keys', 'revoke', '--key-last4', 'zzzz', '--merchant', merchant], /no unrevoked key ending in 'zzzz'/],
+      // A key's last four may start with '-' (base64url): with '=' it is read as the value, not as an option.
+      [['keys', 'revoke', '--key-last4=-zzz', '--merchant', merchant], /no unrevoked key ending in '-zzz'/],
       [['keys', 'revoke', '--merchant', merchant], /--key-last4 must be/],
       [['keys', 'list'], /--merchant is required/],
       [['keys', 'create', '--merchant', merchant, '--permissions', 'refunds:delete'], /--permissions: Unknown permission "refunds:delete"/],
@@ -107,7 +109,7 @@ describe('npm run cli -- keys roll | list | revoke', { timeout: 300_000 }, () =>
     const listed = await cli('keys', 'list', '--merchant', merchant);
     expect(listed).toContain(`${pos.slice(0, 12)}...${pos.slice(-4)}  restricted to qr_codes:write,payments:read  created`);
     expect(listed).toMatch(/sk_test_\S+\.\.\.\S{4} {2}unrestricted {2}created/);
-    expect(await cli('keys', 'revoke', '--key-last4', first.slice(-4), '--merchant', merchant)).toMatch(/^Revoked sk_test_/);
+    expect(await cli('keys', 'revoke', `--key-last4=${first.slice(-4)}`, '--merchant', merchant)).toMatch(/^Revoked sk_test_/);
 
     const server = await serverOn(dataDir);
     try {
