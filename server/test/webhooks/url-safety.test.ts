@@ -7,7 +7,8 @@ import { usingReceiver } from '../support/receiver.js';
 import { startTestServer, usingTestServer } from '../support/test-server.js';
 import { deliveriesOf, newPayment, subscribe, webhookEnv } from './fixtures.js';
 
-// The production default: WEBHOOK_ALLOW_PRIVATE_URLS off.
+// The production default: WEBHOOK_ALLOW_PRIVATE_URLS off. Its dispatcher never sends to the addresses below (224.0.0.1
+// and the like): each test asserts that registration refuses them, so no webhook holding one exists to deliver to.
 const { server: strict, api } = usingTestServer({ env: { WEBHOOK_DISPATCHER: 'on' } });
 const receiver = usingReceiver();
 
