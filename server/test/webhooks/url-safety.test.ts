@@ -54,6 +54,15 @@ describe('registration refuses URLs that could reach inside (WEBHOOK_ALLOW_PRIVA
     expect(receiver.connections()).toBe(before);
   });
 
+  it.each([
+    ['plain http', 'http://93.184.215.14/hook'],
+    ['a private address', 'https://192.168.1.10/hook'],
+  ])('tells a developer refused for %s how local development gets through', async (_what, url) => {
+    const res = await api.post('/Thai/v1/webhooks', { url, events: ['payment.succeeded'] });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.error.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true');
+  });
+
   it('registers nothing when it refuses', async () => {
     expect((await api.get('/Thai/v1/webhooks')).body.total).toBe(0);
   });

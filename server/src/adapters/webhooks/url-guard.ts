@@ -16,6 +16,9 @@ const systemResolver: HostResolver = (host) => lookup(host, { all: true, verbati
 
 const invalidUrl = (message: string) => new DomainError('invalid_url', message, 'url');
 
+/** Said whenever a URL is refused as plain http or private, so a developer trying a local receiver knows the way. */
+const LOCAL_DEVELOPMENT_HINT = 'For local development, start the service with WEBHOOK_ALLOW_PRIVATE_URLS=true to allow http and private addresses.';
+
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -39,7 +42,10 @@ export function webhookUrlGuard(options: { allowPrivate: boolean; resolve?: Host
       } catch {
         throw invalidUrl('url must be an absolute https URL.');
       }
-      if (!protocols.includes(parsed.protocol)) throw invalidUrl(`url must use ${protocols.join(' or ')}; '${parsed.protocol}' is not accepted.`);
+      if (!protocols.includes(parsed.protocol)) {
+        const hint = options.allowPrivate ? '' : ` ${LOCAL_DEVELOPMENT_HINT}`;
+        throw invalidUrl(`url must use ${protocols.join(' or ')}; '${parsed.protocol}' is not accepted.${hint}`);
+      }
       const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
       const addresses = isIP(host)
         ? [{ address: host, family: isIP(host) }]
@@ -48,7 +54,8 @@ export function webhookUrlGuard(options: { allowPrivate: boolean; resolve?: Host
       // Every address must pass: a resolver is free to hand out any of them at connection time.
       if (!addresses.every((a) => isDeliverableAddress(a.address, options.allowPrivate))) {
         throw invalidUrl(
-          `The host '${host}' resolves to an address that is not public (loopback, private, link-local, shared, multicast, reserved or cloud metadata).`,
+          `The host '${host}' resolves to an address that is not public (loopback, private, link-local, shared, multicast, reserved or cloud metadata).` +
+            (options.allowPrivate ? '' : ` ${LOCAL_DEVELOPMENT_HINT}`),
         );
       }
       const [first] = addresses as [ResolvedAddress];
