@@ -14,6 +14,7 @@ export interface QrCodeRequest {
   amount: number;
   currency: string;
   reference?: string;
+  description?: string;
   expiryMinutes?: number;
   clientName?: string;
   clientBankName?: string;
@@ -57,7 +58,7 @@ export async function createQrCode(tx: QrCodeWrites, s: Services, merchant: Merc
     amount: request.amount,
     currency: request.currency,
     reference: request.reference ?? null,
-    description: null,
+    description: request.description ?? null,
     clientName: request.clientName ?? null,
     clientBankName: request.clientBankName ?? null,
     clientBankAccount: request.clientBankAccount ?? null,

@@ -102,6 +102,18 @@ describe('POST /Thai/v1/qr-codes', () => {
     expect(new Date(body.expires_at).getTime() - new Date(body.created_at).getTime()).toBe(1440 * 60_000);
   });
 
+  it('keeps a description of up to 500 characters as the payment\'s description, and refuses a longer one', async () => {
+    const described = await api.post('/Thai/v1/qr-codes', { ...order, description: 'โต๊ะ 7 กาแฟ 2 แก้ว' });
+    expect(described.status, described.text).toBe(200);
+    expect((await api.get(`/Thai/v1/payments/${described.body.payment_id}`)).body.description).toBe('โต๊ะ 7 กาแฟ 2 แก้ว');
+    const plain = await api.post('/Thai/v1/qr-codes', order);
+    expect((await api.get(`/Thai/v1/payments/${plain.body.payment_id}`)).body.description).toBeNull();
+    expect((await api.post('/Thai/v1/qr-codes', { ...order, description: 'x'.repeat(500) })).status).toBe(200);
+    const tooLong = await api.post('/Thai/v1/qr-codes', { ...order, description: 'x'.repeat(501) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.param).toBe('description');
+  });
+
   it.each([
     [{ ...order, amount: 99 }, 422, 'invalid_amount'],
     [{ ...order, amount: 200_000_001 }, 422, 'invalid_amount'],

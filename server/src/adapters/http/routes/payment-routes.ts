@@ -33,6 +33,7 @@ export const createQrCodeRoute = (s: Services, publicBaseUrl: string, send?: Sen
         amount: body.amount,
         currency: body.currency,
         reference: body.reference,
+        description: body.description,
         expiryMinutes: body.expiry_minutes,
         clientName: body.client_name,
         clientBankName: body.client_bank_name,
