@@ -39,6 +39,8 @@ export interface Kit {
   keepsState: boolean;
   /** False when the first request found no service at the address: nothing else is tried. */
   reachable: boolean;
+  /** What the service said when it refused the key (403 `permission_denied`), by the operation refused. */
+  refusals: Map<string, string>;
   merchant(): Promise<Merchant>;
 }
 
@@ -54,6 +56,19 @@ export interface Group {
   checks(kit: Kit): Check[];
   /** After its checks: what the group left on a deployment (its webhooks) is removed. */
   cleanup?(kit: Kit): Promise<void>;
+}
+
+/**
+ * Why a check that failed was not the service's fault: with a restricted key, a 403 (the key's reach) anywhere in the
+ * failure (its own request, a record it set up, the pact verifier's replay) means the check was not run here. The
+ * reason names the missing permission as the service said it, for the operation the failure names when it can.
+ */
+export function outsideRestrictedKey(kit: Kit, failure: string): string | undefined {
+  if (!kit.target.apiKey?.startsWith('rk_')) return undefined;
+  if (!/(got HTTP|but was) 403\b|"code":"permission_denied"|Expected 'permission_denied'/.test(failure)) return undefined;
+  const named = /^(\w+):/.exec(failure)?.[1];
+  const said = /lacks the permission '[^']+'/.exec(failure)?.[0] ?? (named && kit.refusals.get(named)) ?? [...kit.refusals.values()][0];
+  return `not covered by this restricted key: ${said ? `it ${said}` : `${named ?? 'a request'} answered 403`}`;
 }
 
 /** The first requirement the kit's target cannot meet, if any. */
@@ -73,6 +88,8 @@ export function unmet(kit: Kit, requires: Requirement[] = []): Requirement | und
 
 /** A check that found the service answering otherwise than the contract says: the message says where and how. */
 export class CheckFailure extends Error {}
+/** The deployment refuses the kit's key itself: nothing can be checked, and the run ends with that one line. */
+export class KeyRejected extends Error {}
 /** Found out while running: this target cannot run the check (e.g. a deployment refusing the webhook URLs the pact uses). */
 export class NotRunHere extends Error {}
 

@@ -1,16 +1,19 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS, maskKeys, type Limits } from './http.js';
+import { KeyRejected } from './check.js';
 import { lineOf, summaryOf, writeJunit } from './report.js';
 import { DEFAULT_SEED, groupNames, runKit } from './run.js';
 import type { Target } from './target.js';
 
-const USAGE = `usage: npm run conformance -- --base-url URL --api-key sk_test_... [options]
+const USAGE = `usage: PAYMENT_QR_API_KEY=sk_test_... npm run conformance -- --base-url URL [options]
        npx payment-qr-conformance --base-url URL --api-key sk_test_... [options]
 
 Checks a deployment over HTTP only against the contract and the SDK's pact, with a sandbox key.
 
   --base-url URL        the deployment's base, e.g. https://staging.example.com (the API is under /Thai/v1 there)
-  --api-key KEY         a sandbox secret key (sk_test_...); a live key is refused before any request
+  --api-key KEY         a sandbox key: secret (sk_test_...) or restricted (rk_test_..., the checks its permissions
+                        do not cover are reported as not run); a live key is refused before any request.
+                        Default: the environment's PAYMENT_QR_API_KEY (so npm's banner never shows the key)
   --junit FILE          also write JUnit XML for CI
   --receiver-host HOST  start a webhook receiver bound to HOST (an address the deployment can reach)
                         and check deliveries and their Standard Webhooks signatures
@@ -22,7 +25,8 @@ Checks a deployment over HTTP only against the contract and the SDK's pact, with
   --max-requests N      requests the whole run may send (default ${DEFAULT_LIMITS.maxRequests})
   --max-minutes N       the whole run's time limit (default ${DEFAULT_LIMITS.totalMs / 60_000})
 
-Prints one line per check and a summary line "N passed, M failed"; exits 1 on any failure, 2 on bad usage.
+Prints one line per check and a summary line "N passed, M failed"; exits 1 on any failure, 2 on bad usage
+or a key the deployment rejects.
 Without --base-url, \`npm run conformance\` runs the same checks in-process (it starts its own server).`;
 
 class UsageError extends Error {}
@@ -42,7 +46,7 @@ interface Options {
   limits: Limits;
 }
 
-export function parseOptions(argv: string[]): Options | 'help' {
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): Options | 'help' {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -62,14 +66,15 @@ export function parseOptions(argv: string[]): Options | 'help' {
     },
   });
   if (values.help) return 'help';
-  const apiKey = values['api-key'];
-  if (!apiKey) throw new UsageError('--api-key is required (a sandbox key, sk_test_...)');
+  const apiKey = values['api-key'] ?? env.PAYMENT_QR_API_KEY;
+  if (!apiKey) throw new UsageError('a sandbox key is required: PAYMENT_QR_API_KEY=sk_test_... or --api-key');
   // Refused before any request: the kit makes payments, refunds, withdrawals and webhooks.
   if (/^(sk|rk)_live_/.test(apiKey))
     throw new UsageError(
       `refused: ${maskKeys(apiKey)} is a live key; the kit makes payments, refunds and webhooks, so it takes a sandbox key (sk_test_...) only`,
     );
-  if (!apiKey.startsWith('sk_test_')) throw new UsageError(`--api-key: ${maskKeys(apiKey)} is not a sandbox secret key (sk_test_...)`);
+  if (!/^(sk|rk)_test_/.test(apiKey))
+    throw new UsageError(`the key ${maskKeys(apiKey)} is not a sandbox secret or restricted key (sk_test_... or rk_test_...)`);
   const baseUrl = values['base-url'];
   if (!baseUrl) throw new UsageError('--base-url is required');
   let parsed: URL;
@@ -106,10 +111,10 @@ export function parseOptions(argv: string[]): Options | 'help' {
 }
 
 /** The command: returns the exit code (0 all passed, 1 a check failed, 2 bad usage). */
-export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+export async function main(argv: string[], out: (line: string) => void = console.log, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: Options | 'help';
   try {
-    options = parseOptions(argv);
+    options = parseOptions(argv, env);
   } catch (error) {
     out(`payment-qr-conformance: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -120,14 +125,21 @@ export async function main(argv: string[], out: (line: string) => void = console
   }
   const { target, only, junit, seed, limits } = options;
   out(`payment-qr-conformance: checking ${target.baseUrl} with ${maskKeys(target.apiKey!)}${only.length ? ` (only ${only.join(', ')})` : ''}`);
-  const results = await runKit({
-    target,
-    only,
-    seed,
-    limits,
-    onResult: (result) => out(lineOf(result)),
-    onFinish: ({ requests, ms }) => out(`${requests} requests in ${Math.round(ms / 1000)} s`),
-  });
+  let results;
+  try {
+    results = await runKit({
+      target,
+      only,
+      seed,
+      limits,
+      onResult: (result) => out(lineOf(result)),
+      onFinish: ({ requests, ms }) => out(`${requests} requests in ${Math.round(ms / 1000)} s`),
+    });
+  } catch (error) {
+    if (!(error instanceof KeyRejected)) throw error;
+    out(`payment-qr-conformance: ${error.message}`);
+    return 2;
+  }
   if (junit) writeJunit(results, junit);
   out(summaryOf(results));
   return results.some((result) => result.outcome === 'failed') ? 1 : 0;

@@ -116,13 +116,17 @@ export function validatorFor(schema: Json): ValidateFunction {
   return validate;
 }
 
+/** What ajv's message leaves out and a reader needs: the property it found, the value it wanted, or the values it allows. */
+const detailOf = (e: ErrorObject): string => {
+  const params = e.params as Record<string, unknown>;
+  if ('additionalProperty' in params) return ` '${String(params.additionalProperty)}'`;
+  if ('allowedValues' in params) return ` (allowed: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})`;
+  if ('allowedValue' in params) return ` (expected: ${JSON.stringify(params.allowedValue)})`;
+  return '';
+};
+
 export const describeErrors = (errors: ErrorObject[] | null | undefined): string =>
-  (errors ?? [])
-    .map(
-      (e) =>
-        `${e.instancePath || '(body)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
-    )
-    .join('; ');
+  (errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}${detailOf(e)}`).join('; ');
 
 export const schemaRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { CheckFailure, merchantOf, NotRunHere, unmet, WHY_NOT_HERE, type Check, type Group, type Kit } from './check.js';
+import { operationAt } from './contract.js';
+import { CheckFailure, KeyRejected, merchantOf, NotRunHere, outsideRestrictedKey, unmet, WHY_NOT_HERE, type Check, type Group, type Kit } from './check.js';
 import { keepsWhatItIsSent } from './groups/service.js';
 import { GROUPS } from './groups/index.js';
-import { Budget, BudgetExhausted, DEFAULT_LIMITS, httpClient, maskKeys, type Limits } from './http.js';
+import { Budget, BudgetExhausted, DEFAULT_LIMITS, httpClient, maskKeys, type Limits, type Send } from './http.js';
 import type { Target } from './target.js';
 
 export interface Result {
@@ -30,11 +31,21 @@ export const DEFAULT_SEED = 20261120;
 /** Builds the kit for a target: its bounded client and a run id of its own. */
 export function kitFor(target: Target, options: { limits?: Limits; seed?: number; keepsState?: boolean } = {}): Kit {
   const budget = new Budget(options.limits ?? DEFAULT_LIMITS);
-  const send = httpClient(target.baseUrl, budget, target.clock);
+  const sendAny = httpClient(target.baseUrl, budget, target.clock);
+  const refusals = new Map<string, string>();
+  const send: Send = async (...args) => {
+    const exchange = await sendAny(...args);
+    const refusal = exchange.status === 403 ? (exchange.json as { error?: { code?: string; message?: string } } | undefined)?.error : undefined;
+    const refused = operationAt(exchange.method, exchange.path)?.operationId;
+    if (refusal?.code === 'permission_denied' && refusal.message && refused)
+      refusals.set(refused, /lacks the permission '[^']+'/.exec(refusal.message)?.[0] ?? refusal.message);
+    return exchange;
+  };
   return {
     target,
     send,
     budget,
+    refusals,
     runId: `kit-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
     seed: options.seed ?? DEFAULT_SEED,
     keepsState: options.keepsState ?? true,
@@ -59,7 +70,10 @@ export async function runCheck(kit: Kit, group: string, check: Check): Promise<R
     await check.run();
     return result('passed');
   } catch (error) {
+    if (error instanceof KeyRejected) throw error;
     if (error instanceof NotRunHere) return result('not-run', error.message);
+    const outside = outsideRestrictedKey(kit, error instanceof Error ? error.message : String(error));
+    if (outside) return result('not-run', outside);
     if (error instanceof CheckFailure || error instanceof BudgetExhausted) return result('failed', error.message);
     return result('failed', error instanceof Error ? error.message : String(error));
   }

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { contractProblems } from '../contract-check.js';
 import { operation } from '../contract.js';
-import { CheckFailure, fail, mustHaveNoProblems, type Check, type Kit } from '../check.js';
-import type { Exchange, Send } from '../http.js';
+import { CheckFailure, fail, KeyRejected, mustHaveNoProblems, type Check, type Kit } from '../check.js';
+import { maskKeys, type Exchange, type Send } from '../http.js';
 
 /**
  * Before anything else: a QR code the kit makes reads back as made. A mock answers its examples instead: the kit then
@@ -24,6 +24,10 @@ export const keepsWhatItIsSent = (kit: Kit): Check => ({
       });
     const amount = randomInt(10_000, 100_000);
     const created = await api('POST', '/Thai/v1/qr-codes', { body: { amount, currency: 'THB', reference: `${kit.runId}-probe`.slice(0, 35) } });
+    if (created.status === 401) {
+      const code = (created.json as { error?: { code?: string } } | undefined)?.error?.code ?? 'no error code';
+      throw new KeyRejected(`the deployment rejects the API key ${maskKeys(merchant.apiKey)} (HTTP 401 ${code}): check the key and --base-url`);
+    }
     const made = (created.json ?? {}) as { payment_id?: string; amount?: number };
     if (created.status !== 200 || made.amount !== amount)
       forgets(`createQrCode: asked for ${amount} satang, answered HTTP ${created.status} with ${String(made.amount)}`, created);

@@ -29,7 +29,7 @@ describe('payment-qr-conformance refuses before any request', () => {
   });
 
   it.each([
-    [['--base-url', url, '--api-key', 'pk_test_123'], /is not a sandbox secret key/],
+    [['--base-url', url, '--api-key', 'pk_test_123'], /is not a sandbox secret or restricted key/],
     [['--api-key', 'sk_test_123'], /--base-url is required/],
     [['--base-url', 'ftp://example.test', '--api-key', 'sk_test_123'], /must be http or https/],
     [['--base-url', url, '--api-key', 'sk_test_123', '--only', 'pact,nonsense'], /unknown group nonsense/],
