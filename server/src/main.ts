@@ -42,7 +42,7 @@ import { statementRenderer } from './adapters/documents/statement-pdf.js';
 import { taxInvoiceRenderer } from './adapters/documents/tax-invoice-pdf.js';
 import { advanceSandboxPayouts } from './app/withdrawals.js';
 import { sha256ApiKeys } from './adapters/system/api-keys.js';
-import { isClusterWorker, superviseServers } from './adapters/system/cluster.js';
+import { isClusterWorker, isFirstServerProcess, superviseServers } from './adapters/system/cluster.js';
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
 import { scryptPasswords } from './adapters/system/scrypt-passwords.js';
@@ -343,12 +343,16 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
 /** Who the first start invites to the sandbox merchant's dashboard (more people: `npm run cli -- users invite`). */
 const SANDBOX_OWNER_EMAIL = 'owner@example.com';
 
-/** On the embedded database a first start creates a sandbox merchant and its owner's invitation, and shows how to use them. */
+/**
+ * A first start on an empty database (embedded or PostgreSQL alike) creates a sandbox merchant and its owner's
+ * invitation, and shows how to use them. Under WEB_CONCURRENCY only the first server process greets, so one start
+ * makes one sandbox merchant.
+ */
 async function greet(running: RunningServer): Promise<void> {
   const { runtime, url } = running;
   const base = runtime.config.publicBaseUrl ?? url;
   runtime.logger.info(`Payment QR service listening on ${url} (${runtime.db.kind} database)`);
-  if (runtime.db.kind !== 'embedded') return;
+  if (!isFirstServerProcess()) return;
   if ((await runtime.services.uow.repos.merchants.count()) > 0) {
     console.log(
       'Merchants exist already (the sandbox key was printed at first start). For a new key, stop the server and run: npm run cli -- merchants create --name "My shop"',

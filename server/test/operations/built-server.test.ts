@@ -3,19 +3,23 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'promptparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../build.js';
+import { freshPostgresDatabase } from '../support/test-server.js';
 
 /**
  * `npm start` runs the esbuild bundle (dist/main.js) without tsx: the files the code reads next to its sources
- * (templates, assets, fonts, Redoc, the contract) must resolve from the bundle as they do from the sources.
+ * (templates, assets, fonts, Redoc, the contract) must resolve from the bundle as they do from the sources. It starts
+ * on an empty database of the kind the tests run on (an operator's first start on PostgreSQL greets as the embedded one).
  */
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
+const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+const database = postgres ? { DATABASE_URL: postgres.url } : { DATA_DIR: 'memory://', DATABASE_URL: '' };
 
 /** Starts a built entry point on the in-memory database and resolves with what it printed once `ready` matches. */
 function startBuilt(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ output: () => string }> {
   const child = spawn(process.execPath, [entry], {
     cwd: SERVER_DIR,
-    env: { ...process.env, DATA_DIR: 'memory://', DATABASE_URL: '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, ...database, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -43,8 +47,9 @@ beforeAll(async () => {
   invitation = /(http:\/\/\S+\/dashboard\/invitations\/\S+)/.exec(started.output())![1]!;
 }, 60_000);
 
-afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+afterAll(async () => {
+  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGKILL')) : resolve(null)))));
+  await postgres?.drop();
 });
 
 describe('the built server (dist/main.js, as npm start runs it)', () => {
@@ -102,6 +107,6 @@ describe('the built server (dist/main.js, as npm start runs it)', () => {
 
   it('starts the worker from dist/worker.js', async () => {
     const worker = await startBuilt('dist/worker.js', {}, /worker running|error/);
-    expect(worker.output()).toContain('worker running (embedded database)');
+    expect(worker.output()).toContain(`worker running (${postgres ? 'postgres' : 'embedded'} database)`);
   });
 });

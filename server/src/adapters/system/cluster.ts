@@ -42,3 +42,6 @@ export function superviseServers(processes: number, logger: Logger): void {
 }
 
 export const isClusterWorker = (): boolean => cluster.isWorker;
+
+/** The process that speaks for a start: the only one, or the first server a WEB_CONCURRENCY primary forked. */
+export const isFirstServerProcess = (): boolean => !cluster.isWorker || cluster.worker?.id === 1;
