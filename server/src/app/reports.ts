@@ -2,6 +2,7 @@ import { bangkokDayEnd, bangkokDayStart, isCalendarDate } from '../domain/bangko
 import { DomainError } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
 import { isMonth, monthlyStatement, monthPeriod, type MonthlyStatement } from '../domain/statement.js';
+import type { LedgerFilter } from '../ports/ledger.js';
 import type { SettlementLine } from '../ports/reports.js';
 import type { Services } from './services.js';
 
@@ -27,4 +28,34 @@ export async function settlementFile(s: Services, merchant: Merchant, date: stri
 /** The month's statement as a PDF, for the dashboard's download (rendered on each request: a statement is not frozen). */
 export async function statementPdf(s: Services, merchant: Merchant, month: string): Promise<Uint8Array> {
   return s.statementPdf.render(await statementFor(s, merchant, month), merchant.name);
+}
+
+/** The most entries one ledger file holds: a spreadsheet's comfort, and a bound on one request's work. */
+export const LEDGER_FILE_MAX_ROWS = 100_000;
+const LEDGER_FILE_PART = 1_000;
+
+/**
+ * Every ledger entry the filter matches, oldest first with their payments' references, in parts of a thousand read one
+ * after the other (so a long range is written as it is read). A range of more than LEDGER_FILE_MAX_ROWS entries is
+ * refused before anything is written.
+ */
+export async function ledgerFile(s: Services, merchant: Merchant, filter: LedgerFilter): Promise<AsyncIterable<SettlementLine[]>> {
+  const { reports } = s.uow.repos;
+  if ((await reports.countMatching(merchant.id, filter, LEDGER_FILE_MAX_ROWS + 1)) > LEDGER_FILE_MAX_ROWS) {
+    throw new DomainError(
+      'range_too_large',
+      `The range holds more than ${LEDGER_FILE_MAX_ROWS.toLocaleString('en-US')} ledger entries, more than one file takes: ask for a shorter date range.`,
+      'start_date',
+    );
+  }
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (let after: SettlementLine | null = null; ; ) {
+        const lines = await reports.linesMatching(merchant.id, filter, after, LEDGER_FILE_PART);
+        if (lines.length > 0) yield lines;
+        if (lines.length < LEDGER_FILE_PART) return;
+        after = lines.at(-1)!;
+      }
+    },
+  };
 }

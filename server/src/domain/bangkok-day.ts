@@ -28,6 +28,9 @@ export function dateFilterBound(text: string, edge: 'start' | 'end'): Date | nul
   return Number.isNaN(instant.getTime()) ? null : instant;
 }
 
+/** The wall-clock time in Bangkok, as spreadsheets read it: `2026-11-27 18:15:46`. */
+export const bangkokDateTimeOf = (at: Date): string => new Date(at.getTime() + 7 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+
 /** The calendar day in Bangkok at an instant: 2026-11-24T17:30:00Z is 2026-11-25 there. */
 export const bangkokDateOf = (at: Date): string => new Date(at.getTime() + 7 * 3_600_000).toISOString().slice(0, 10);
 

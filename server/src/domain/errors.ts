@@ -35,6 +35,7 @@ export const errorCodes = [
   'payout_account_missing',
   'withdrawal_not_found',
   'tax_invoice_not_found',
+  'range_too_large',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

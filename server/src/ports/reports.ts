@@ -1,4 +1,5 @@
 import type { LedgerEntry } from '../domain/balance.js';
+import type { LedgerFilter } from './ledger.js';
 import type { Mode } from '../domain/merchant.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import type { LedgerTotals, Month } from '../domain/statement.js';
@@ -17,6 +18,10 @@ export interface ReportRepository {
   totalsBetween(merchantId: string, from: Date, to: Date): Promise<LedgerTotals[]>;
   /** The merchant's entries created in [from, to), oldest first, with their payment's reference. */
   linesBetween(merchantId: string, from: Date, to: Date): Promise<SettlementLine[]>;
+  /** How many entries match the filter, counting no further than `atMost`. */
+  countMatching(merchantId: string, filter: LedgerFilter, atMost: number): Promise<number>;
+  /** The next `limit` entries matching the filter after `after` (oldest first, ties by id), with their payment's reference. */
+  linesMatching(merchantId: string, filter: LedgerFilter, after: SettlementLine | null, limit: number): Promise<SettlementLine[]>;
 }
 
 /** A merchant with fees in a month and no tax invoice for it yet. */

@@ -39,9 +39,9 @@ describe('the ledger CSV (format=csv), meant for spreadsheets', () => {
     expectCrlfLines(bytes.subarray(3).toString('utf8'));
 
     const rows: Record<string, string>[] = parse(bytes, { bom: true, columns: true });
-    expect(rows.map((row) => row.type)).toEqual(['refund', 'payment']);
-    expect(rows[0]).toMatchObject({ amount: '-5000', net: '-5000', fee: '0', source_id: expect.stringMatching(/^rfd_/) });
-    expect(rows[1]).toMatchObject({ amount: '20000', net: '20000', source_id: paymentId });
+    expect(rows.map((row) => row.type)).toEqual(['payment', 'refund']);
+    expect(rows[1]).toMatchObject({ amount: '-5000', amount_baht: '-50.00', net: '-5000', fee: '0', source_id: expect.stringMatching(/^rfd_/) });
+    expect(rows[0]).toMatchObject({ amount: '20000', amount_baht: '200.00', net: '20000', source_id: paymentId });
   });
 });
 

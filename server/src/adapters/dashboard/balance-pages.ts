@@ -1,15 +1,16 @@
 import { Router, type Request, type Response } from 'express';
 import { listLedger, retrieveBalance } from '../../app/ledger.js';
+import { ledgerFile } from '../../app/reports.js';
 import type { Services } from '../../app/services.js';
 import { createWithdrawal, listWithdrawals, payoutAccountOf } from '../../app/withdrawals.js';
 import { ledgerEntryTypes, type LedgerEntryType } from '../../domain/balance.js';
 import { parseBaht } from '../../domain/money.js';
 import { roleMay } from '../../domain/permissions.js';
-import { ledgerCsv } from '../csv/report-files.js';
+import { writeLedgerCsv } from '../csv/report-files.js';
 import { sendPage } from './layout.js';
 import { fill } from './money-messages.js';
 import { formatBaht, maskedAccount } from './money-format.js';
-import { CSV_MAX_ROWS, dateRangeOf, formBody, formOf, isFormKey, memberOf, oneOf, PAGE_SIZE, pageOf, pager, problemOf, text, wordsOf } from './money-pages.js';
+import { dateRangeOf, formBody, formOf, isFormKey, memberOf, oneOf, PAGE_SIZE, pageOf, pager, problemOf, text, wordsOf } from './money-pages.js';
 import { renderMoney } from './money-templates.js';
 import { ledgerRow, withdrawalRow } from './money-views.js';
 import { formKey, onceOnly } from './once-only.js';
@@ -71,9 +72,9 @@ export function balancePages(s: Services): Router {
     const { merchant } = memberOf(req);
     const { range } = dateRangeOf(req, t);
     const type = oneOf<LedgerEntryType>(req.query.type, ledgerEntryTypes);
-    const ledger = await listLedger(s, merchant, { ...range, type }, { limit: CSV_MAX_ROWS, offset: 0 });
+    const parts = await ledgerFile(s, merchant, { ...range, type });
     res.set({ 'Cache-Control': 'no-store', 'Content-Disposition': 'attachment; filename="ledger.csv"' });
-    res.type('text/csv').send(ledgerCsv(ledger.items));
+    await writeLedgerCsv(parts, res.type('text/csv'));
   });
 
   // Withdraw, step one: check the amount, show where it goes; step two: once per form, audited.

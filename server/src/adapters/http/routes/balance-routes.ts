@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { components } from '@payment-qr/contract';
-import { csvFile } from '../../csv/csv-file.js';
-import { LEDGER_CSV_COLUMNS } from '../../csv/report-files.js';
+import { writeLedgerCsv } from '../../csv/report-files.js';
 import { listLedger, retrieveBalance } from '../../../app/ledger.js';
+import { ledgerFile } from '../../../app/reports.js';
 import type { Services } from '../../../app/services.js';
 import { createWithdrawal, listWithdrawals, retrieveWithdrawal } from '../../../app/withdrawals.js';
 import { ledgerEntryTypes } from '../../../domain/balance.js';
@@ -28,11 +28,9 @@ export function balanceRoutes(s: Services): Router {
     const page = pageRequestOf(req);
     const filter = { ...dateRangeOf(req), type: enumParam(req, 'type', ledgerEntryTypes) };
     const format = enumParam(req, 'format', ['json', 'csv'] as const) ?? 'json';
-    const body = toListBody('balance_transactions', await listLedger(s, merchantOf(res), filter, page), page, toBalanceTransactionBody);
-    if (format === 'json') return void res.json(body);
-    // The same rows for spreadsheets and accounting tools: a header line, then one line per entry (empty cells for nulls).
-    const rows = body.balance_transactions.map((entry) => LEDGER_CSV_COLUMNS.map((column) => entry[column] ?? null));
-    res.type('text/csv').send(csvFile(LEDGER_CSV_COLUMNS, rows, { byteOrderMark: true }));
+    // For spreadsheets and accounting tools: the whole filtered range, not one page.
+    if (format === 'csv') return writeLedgerCsv(await ledgerFile(s, merchantOf(res), filter), res.type('text/csv'));
+    res.json(toListBody('balance_transactions', await listLedger(s, merchantOf(res), filter, page), page, toBalanceTransactionBody));
   });
 
   router.post(

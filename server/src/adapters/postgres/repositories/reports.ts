@@ -1,7 +1,8 @@
 import type { LedgerTotals } from '../../../domain/statement.js';
-import type { ReportRepository } from '../../../ports/reports.js';
+import type { Knex } from 'knex';
+import type { ReportRepository, SettlementLine } from '../../../ports/reports.js';
 import { toEntry, type EntryRow } from './balances.js';
-import type { Db } from './query.js';
+import { definedOnly, whereCreatedWithin, type Db } from './query.js';
 
 interface TotalsRow {
   type: LedgerTotals['type'];
@@ -37,18 +38,31 @@ export const reportRepository = (db: Db): ReportRepository => ({
       net: Number(r.net),
     }));
   },
-  async linesBetween(merchantId, from, to) {
-    // A payment's entry names the payment; a refund's (or its reversal's) names the refund, whose payment has the reference.
-    const { rows } = await db.raw(
-      `SELECT t.*, coalesce(p.reference, rp.reference) AS reference
-       FROM balance_transactions t
-         LEFT JOIN payments p ON p.id = t.source_id AND t.type = 'payment'
-         LEFT JOIN refunds r ON r.id = t.source_id AND t.type IN ('refund', 'refund_reversal')
-         LEFT JOIN payments rp ON rp.id = r.payment_id
-       WHERE t.merchant_id = ? AND t.created_at >= ? AND t.created_at < ?
-       ORDER BY t.created_at, t.id COLLATE "C"`,
-      [merchantId, from, to],
-    );
-    return (rows as (EntryRow & { reference: string | null })[]).map((row) => ({ ...toEntry(row), reference: row.reference }));
+  linesBetween: (merchantId, from, to) => linesWithReference(db, db('balance_transactions as t').where('t.merchant_id', merchantId).where('t.created_at', '>=', from).where('t.created_at', '<', to)),
+  async countMatching(merchantId, filter, atMost) {
+    const matching = whereCreatedWithin(db('balance_transactions').where(definedOnly({ merchant_id: merchantId, type: filter.type })), filter);
+    const rows = await db.count<{ n: string | number }[]>({ n: '*' }).from(matching.select(db.raw('1')).limit(atMost).as('m'));
+    return Number(rows[0]?.n ?? 0);
+  },
+  linesMatching(merchantId, filter, after, limit) {
+    const query = db('balance_transactions as t').where('t.merchant_id', merchantId);
+    if (filter.type) query.where('t.type', filter.type);
+    if (filter.startDate) query.where('t.created_at', '>=', filter.startDate);
+    if (filter.endDate) query.where('t.created_at', '<=', filter.endDate);
+    if (after) query.whereRaw('(t.created_at, t.id COLLATE "C") > (?, ? COLLATE "C")', [after.createdAt, after.id]);
+    return linesWithReference(db, query.limit(limit));
   },
 });
+
+/** The entries a query selects from `balance_transactions t`, oldest first, each with the reference of its payment. */
+async function linesWithReference(db: Db, entries: Knex.QueryBuilder): Promise<SettlementLine[]> {
+  // A payment's entry names the payment; a refund's (or its reversal's) names the refund, whose payment has the reference.
+  const rows: (EntryRow & { reference: string | null })[] = await entries
+    .leftJoin('payments as p', (on) => on.on('p.id', 't.source_id').andOnVal('t.type', 'payment'))
+    .leftJoin('refunds as r', (on) => on.on('r.id', 't.source_id').andOnIn('t.type', ['refund', 'refund_reversal']))
+    .leftJoin('payments as rp', 'rp.id', 'r.payment_id')
+    .select('t.*', db.raw('coalesce(p.reference, rp.reference) AS reference'))
+    .orderBy('t.created_at')
+    .orderByRaw('t.id COLLATE "C"');
+  return rows.map((row) => ({ ...toEntry(row), reference: row.reference }));
+}
