@@ -27,7 +27,9 @@ export async function settlementFile(s: Services, merchant: Merchant, date: stri
 
 /** The month's statement as a PDF, for the dashboard's download (rendered on each request: a statement is not frozen). */
 export async function statementPdf(s: Services, merchant: Merchant, month: string): Promise<Uint8Array> {
-  return s.statementPdf.render(await statementFor(s, merchant, month), merchant.name);
+  const statement = await statementFor(s, merchant, month);
+  const now = s.clock.now();
+  return s.statementPdf.render(statement, merchant.name, now < statement.periodEnd ? now : null);
 }
 
 /** The most entries one ledger file holds: a spreadsheet's comfort, and a bound on one request's work. */

@@ -8,5 +8,6 @@ export interface TaxInvoiceRenderer {
 
 /** Turns a merchant's monthly statement into a PDF (Thai shaped, its font embedded). */
 export interface StatementRenderer {
-  render(statement: MonthlyStatement, merchantName: string): Promise<Uint8Array>;
+  /** `asOf`: when the month is still in progress, the instant its figures were read (the document says "as of" it). */
+  render(statement: MonthlyStatement, merchantName: string, asOf?: Date | null): Promise<Uint8Array>;
 }

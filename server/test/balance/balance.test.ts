@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { bangkokDateOf } from '../../src/domain/bangkok-day.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
@@ -101,17 +102,20 @@ describe('GET /balance/transactions', () => {
     await api.post('/Thai/v1/refunds', { payment_id: paymentId, amount: 10_000 });
     expect((await api.post('/Thai/v1/withdrawals', { amount: 20_000 })).status).toBe(200);
 
-    const csv = await api.get('/Thai/v1/balance/transactions?format=csv&limit=100');
+    const csv = await api.get('/Thai/v1/balance/transactions?format=csv');
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-    const [header, ...lines] = csv.text.trim().split('\r\n');
-    expect(header).toBe('balance_transaction_id,type,amount,fee,fee_vat,net,currency,source_id,withdrawal_id,available_on,created_at');
+    expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
+      'balance_transaction_id,type,amount,amount_baht,fee,fee_baht,fee_vat,fee_vat_baht,net,net_baht,currency,source_id,reference,withdrawal_id,available_on,available_on_bangkok,created_at,created_at_bangkok',
+    );
+    const rows: Record<string, string>[] = parse(csv.text, { bom: true, columns: true });
     const json = await ledgerOf(api);
-    expect(lines.map((line) => line.split(',')[0])).toEqual(json.map((e) => e.balance_transaction_id));
-    const net = lines.reduce((sum, line) => sum + Number(line.split(',')[5]), 0);
+    // The file runs oldest first, the list newest first.
+    expect(rows.map((row) => row.balance_transaction_id)).toEqual(json.map((e) => e.balance_transaction_id).reverse());
+    const net = rows.reduce((sum, row) => sum + Number(row.net), 0);
     const { available, pending } = await balanceOf(api);
     expect(net).toBe(available + pending);
-    expect(lines.every((line) => line.split(',')[8] === '' || line.split(',')[8]!.startsWith('wd_'))).toBe(true);
+    expect(rows.every((row) => row.withdrawal_id === '' || row.withdrawal_id!.startsWith('wd_'))).toBe(true);
   });
 
   it('links the entries a withdrawal paid out to it', async () => {

@@ -33,8 +33,10 @@ describe('the money pages by role', { timeout: 120_000 }, () => {
         expect((await client.get(path)).status, `${role} ${path}`).toBe(200);
       const csv = await client.get('/dashboard/balance/ledger.csv?type=payment');
       expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-      expect(csv.text.split('\r\n')[0]).toBe('balance_transaction_id,type,amount,fee,fee_vat,net,currency,source_id,withdrawal_id,available_on,created_at');
-      expect(csv.text).toContain(`,payment,10000,`);
+      expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
+        'balance_transaction_id,type,amount,amount_baht,fee,fee_baht,fee_vat,fee_vat_baht,net,net_baht,currency,source_id,reference,withdrawal_id,available_on,available_on_bangkok,created_at,created_at_bangkok',
+      );
+      expect(csv.text).toContain(`,payment,10000,100.00,`);
       for (const path of ['/dashboard/audit', '/dashboard/audit.csv'])
         expect((await client.get(path)).status, `${role} ${path}`).toBe(roleMay(role, 'audit:read') ? 200 : 403);
     }

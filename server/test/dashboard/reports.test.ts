@@ -88,6 +88,11 @@ describe('the Reports page', () => {
     expect(text).toContain('รายการเดินบัญชี');
     expect(text).toContain('ร้านบัญชีดี');
     expect(text).toContain('523.45');
+    // The month is still under way: the statement says as of when its figures were read.
+    expect(text).toMatch(/as of\s+\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const closed = pdfText(new Uint8Array((await bytes(`${server.url}/dashboard/reports/statements/2025-01.pdf`, cookieOf(owner))).body), 'statement-closed');
+    expect(closed).toContain('รายการเดินบัญชี');
+    expect(closed).not.toMatch(/as of/);
   });
 
   it("answers a bad month or date, or another merchant's invoice, without a crash", async () => {

@@ -102,7 +102,7 @@ describe('POST /Thai/v1/qr-codes', () => {
     expect(new Date(body.expires_at).getTime() - new Date(body.created_at).getTime()).toBe(1440 * 60_000);
   });
 
-  it('keeps a description of up to 500 characters as the payment\'s description, and refuses a longer one', async () => {
+  it("keeps a description of up to 500 characters as the payment's description, and refuses a longer one", async () => {
     const described = await api.post('/Thai/v1/qr-codes', { ...order, description: 'โต๊ะ 7 กาแฟ 2 แก้ว' });
     expect(described.status, described.text).toBe(200);
     expect((await api.get(`/Thai/v1/payments/${described.body.payment_id}`)).body.description).toBe('โต๊ะ 7 กาแฟ 2 แก้ว');

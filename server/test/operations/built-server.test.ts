@@ -48,7 +48,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGKILL')) : resolve(null)))));
+  await Promise.all(
+    children.map((child) => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGKILL')) : resolve(null)))),
+  );
   await postgres?.drop();
 });
 

@@ -108,6 +108,7 @@ describe('GET /reports/statements/{month}', () => {
     const rows: Record<string, string>[] = parse(res.text, { columns: true });
     expect((await bytesOf('/Thai/v1/reports/statements/2026-10?format=csv')).bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const amountOf = (line: string) => Number(rows.find((r) => r.line === line)!.amount);
+    for (const row of rows) expect(row.amount_baht).toBe((Number(row.amount) / 100).toFixed(2));
     expect(rows.map((r) => r.line)).toEqual(['opening_balance', 'payments', 'fees', 'fee_vat', 'refunds', 'withdrawals', 'reversals', 'closing_balance']);
     expect(amountOf('opening_balance')).toBe(json.opening_balance);
     expect(amountOf('closing_balance')).toBe(json.closing_balance);
@@ -137,7 +138,8 @@ describe('GET /reports/settlements/{date}', () => {
       expect(lines.map((l) => l.balance_transaction_id)).toEqual(entries.map((e) => e.balance_transaction_id));
       for (const [i, entry] of entries.entries()) {
         const { reference, ...columns } = lines[i]!;
-        expect(columns).toEqual(Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, v === null ? '' : String(v)])));
+        const asJson = Object.fromEntries(Object.entries(columns).filter(([k]) => !k.endsWith('_baht') && !k.endsWith('_bangkok')));
+        expect(asJson).toEqual(Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, v === null ? '' : String(v)])));
         const expected = { payment: { '2026-09-30': 'SEP-LAST', '2026-10-01': 'OCT-FIRST', '2026-11-01': 'NOV-FIRST' }[date], refund: 'SEP-LAST' }[
           entry.type as string
         ];
@@ -152,7 +154,7 @@ describe('GET /reports/settlements/{date}', () => {
     const res = await bytesOf('/Thai/v1/reports/settlements/2026-10-02');
     expect(res.status).toBe(200);
     expect(res.bytes.toString('utf8')).toBe(
-      '\uFEFFbalance_transaction_id,type,amount,fee,fee_vat,net,currency,source_id,withdrawal_id,available_on,created_at,reference\r\n',
+      `\uFEFF${'balance_transaction_id,type,amount,amount_baht,fee,fee_baht,fee_vat,fee_vat_baht,net,net_baht,currency,source_id,reference,withdrawal_id,available_on,available_on_bangkok,created_at,created_at_bangkok'}\r\n`,
     );
     for (const date of ['2026-02-30', '2026-10', 'yesterday']) expectEnvelope(await api.get(`/Thai/v1/reports/settlements/${date}`), 400, 'invalid_parameters');
     expectEnvelope(await api.get('/Thai/v1/reports/settlements/2026-10-01?format=json'), 400, 'invalid_parameters');

@@ -126,7 +126,18 @@ describe('tax invoices', () => {
     expect(text).toMatch(/ค่าธรรมเนียม.*\s30\.86\b/);
     expect(text).toMatch(/ภาษีมูลค่าเพิ่ม 7% \/ VAT 7%\s+2\.16\b/);
     expect(text).toMatch(/รวมทั้งสิ้น \/ Total\s+33\.02\b/);
+    expect(text).toContain('(สามสิบสามบาทสองสตางค์)');
     expect(text).not.toContain('SPECIMEN');
+    // The original for the buyer, then the copy, each a whole invoice with its issue date in Thai.
+    const pages = text.split('\f');
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain('ต้นฉบับ / Original');
+    expect(pages[1]).toContain('สำเนา / Copy');
+    for (const page of pages) {
+      expect(page).toContain('TIV-2026-000001');
+      expect(page).toMatch(/วันที่ออก \/ Issue date \d{1,2} [ก-๙]+ 25\d\d \(2026-\d\d-\d\d\)/);
+      expect(page).toContain('(สามสิบสามบาทสองสตางค์)');
+    }
     expect(existsSync(pdfToPng('tax-invoice', { docs: true }))).toBe(true);
   });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Mustache from 'mustache';
-import { bangkokDateOf } from '../../domain/bangkok-day.js';
+import { bangkokDateOf, bangkokDateTimeOf } from '../../domain/bangkok-day.js';
 import { statementLines, type MonthlyStatement } from '../../domain/statement.js';
 import { bahtText } from '../../domain/tax-invoice.js';
 import type { StatementRenderer } from '../../ports/documents.js';
@@ -23,9 +23,10 @@ const lineNames: Record<string, string> = {
 };
 
 /** The statement as a page: every text escaped by Mustache, the fonts inline, nothing fetched. */
-export function statementHtml(statement: MonthlyStatement, merchantName: string, faces = fontFaces()): string {
+export function statementHtml(statement: MonthlyStatement, merchantName: string, faces = fontFaces(), asOf: Date | null = null): string {
   return Mustache.render(template, {
     fontFaces: faces,
+    asOf: asOf && bangkokDateTimeOf(asOf).slice(0, 16),
     merchantName,
     merchantId: statement.merchantId,
     month: statement.month,
@@ -43,5 +44,5 @@ export function statementHtml(statement: MonthlyStatement, merchantName: string,
 /** Monthly statements as PDF: the page above, printed by `printer`. */
 export function statementRenderer(printer: PdfPrinter): StatementRenderer {
   const faces = fontFaces();
-  return { render: (statement, merchantName) => printer.print(statementHtml(statement, merchantName, faces)) };
+  return { render: (statement, merchantName, asOf) => printer.print(statementHtml(statement, merchantName, faces, asOf ?? null)) };
 }

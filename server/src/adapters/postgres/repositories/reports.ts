@@ -38,7 +38,8 @@ export const reportRepository = (db: Db): ReportRepository => ({
       net: Number(r.net),
     }));
   },
-  linesBetween: (merchantId, from, to) => linesWithReference(db, db('balance_transactions as t').where('t.merchant_id', merchantId).where('t.created_at', '>=', from).where('t.created_at', '<', to)),
+  linesBetween: (merchantId, from, to) =>
+    linesWithReference(db, db('balance_transactions as t').where('t.merchant_id', merchantId).where('t.created_at', '>=', from).where('t.created_at', '<', to)),
   async countMatching(merchantId, filter, atMost) {
     const matching = whereCreatedWithin(db('balance_transactions').where(definedOnly({ merchant_id: merchantId, type: filter.type })), filter);
     const rows = await db.count<{ n: string | number }[]>({ n: '*' }).from(matching.select(db.raw('1')).limit(atMost).as('m'));
