@@ -10,9 +10,14 @@
  *   scale      1,000,000 transactions for one merchant: list latency at 10k, 100k and 1M rows, EXPLAIN of the slow ones
  *   bank       1,000 live payments through the SCB simulator, 10 % of callbacks dropped, 10 % duplicated, one SIGKILL
  *   fairness   16 hanging webhook endpoints of one merchant: another merchant's deliveries still arrive within 2 s
+ *   flood      16 failing (refusing, 500) endpoints of one merchant creating QR codes at its rate limit for 30 s
+ *              (--short: 8 s): another merchant's deliveries each within 2 s
+ *   images     one client fetching QR images of 50 codes, sizes 200-1000, 8 at a time for 10 s (--short: 4 s): another
+ *              merchant's GET /payments/{id} median under 5x its unloaded median and under 250 ms
  *   failover   pg_auto_failover (monitor + 2 synchronous nodes): SIGKILL the primary's postmaster under load; needs the
  *              Debian packages pg-auto-failover-cli and postgresql-15-auto-failover (exit 2 without them)
- *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short), fairness (--short)
+ *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short), fairness (--short),
+ *              flood (--short), images (--short)
  *
  * Each drill prints a result table (PASS/FAIL per guarantee, figures without a verdict) and the run exits 1 when any
  * guarantee broke or a drill could not run (2 when a program it needs is not installed). PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
@@ -29,9 +34,11 @@ const DRILLS: Record<string, () => Promise<Drill>> = {
   scale: async () => (await import('./scale.js')).scaleDrill,
   bank: async () => (await import('./bank.js')).bankDrill,
   fairness: async () => (await import('./fairness.js')).fairnessDrill,
+  flood: async () => (await import('./flood.js')).floodDrill,
+  images: async () => (await import('./qr-images.js')).qrImagesDrill,
   failover: async () => (await import('./failover.js')).failoverDrill,
 };
-const CI_SUBSET = ['fuzz', 'instances', 'crash', 'fairness'];
+const CI_SUBSET = ['fuzz', 'instances', 'crash', 'fairness', 'flood', 'images'];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -29,7 +29,7 @@ import { embeddedPaymentStatusChanges, postgresPaymentStatusChanges, sharedPayme
 import type { PaymentStatusChanges } from './ports/payment-status.js';
 import { deliveryQueue } from './adapters/postgres/repositories/delivery-queue.js';
 import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
-import { renderQrImage } from './adapters/promptpay/qr-image.js';
+import { qrImagePool, type QrImages } from './adapters/promptpay/qr-image-pool.js';
 import { scbBankConnection } from './adapters/scb/scb-connection.js';
 import { sandboxBank } from './adapters/sandbox/sandbox-bank.js';
 import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.js';
@@ -81,6 +81,8 @@ export interface Runtime {
   /** The Prometheus series, kept only when METRICS or METRICS_PORT asks for them. */
   metrics: PrometheusMetrics | null;
   keyUsage: KeyUsage & { flush(): Promise<void> };
+  /** The public QR image's drawings: on worker threads, each kept once drawn. */
+  qrImages: QrImages;
   close(): Promise<void>;
 }
 
@@ -135,14 +137,16 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       statementPdf: statementRenderer(pdfPrinter),
       metrics: metrics ?? silentMetrics,
     };
+    const qrImages = qrImagePool({ onImage: services.metrics.qrImage });
     const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
     const close = async () => {
       await keyUsage.stop();
       await pdfPrinter.close();
+      await qrImages.close();
       await db.close();
       await unlock?.();
     };
-    return { config, db, services, logger, metrics, keyUsage, close };
+    return { config, db, services, logger, metrics, keyUsage, qrImages, close };
   } catch (error) {
     await unlock?.();
     throw error;
@@ -179,7 +183,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     services: runtime.services,
     publicBaseUrl,
     logger: runtime.logger,
-    renderQrImage,
+    renderQrImage: runtime.qrImages.render,
     webhooks: {},
     pages: [
       { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, live.checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },

@@ -19,6 +19,8 @@ export interface Arrival {
   consistent: boolean;
   answered: number; // 0: never answered
   at: number;
+  /** payload.data.payment_id, when the event names a payment. */
+  paymentId: string | null;
 }
 
 export interface DrillReceiver {
@@ -56,7 +58,7 @@ export async function startDrillReceiver(ctx: DrillContext, path = '/hooks'): Pr
           const body = await readBody(req).catch(() => '');
           const id = String(req.headers['webhook-id'] ?? '');
           let verified = false;
-          let payload: { id?: string; event?: string } | null = null;
+          let payload: { id?: string; event?: string; data?: { payment_id?: string } } | null = null;
           try {
             payload = JSON.parse(body);
           } catch {
@@ -74,7 +76,15 @@ export async function startDrillReceiver(ctx: DrillContext, path = '/hooks'): Pr
               verified = false;
             }
           }
-          const arrival: Arrival = { id, event: String(payload?.event ?? ''), verified, consistent: payload?.id === id, answered: 0, at: Date.now() };
+          const arrival: Arrival = {
+            id,
+            event: String(payload?.event ?? ''),
+            verified,
+            consistent: payload?.id === id,
+            answered: 0,
+            at: Date.now(),
+            paymentId: payload?.data?.payment_id ?? null,
+          };
           arrivals.push(arrival);
           if (receiver.mode === 'hang') return; // destroyed on down() or close()
           arrival.answered = receiver.mode === 'ok' ? 200 : 500;

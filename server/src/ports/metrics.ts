@@ -18,6 +18,8 @@ export interface OperationalMetrics {
   bankConfirmation(outcome: BankConfirmationOutcome): void;
   /** Money the bank received that fits no payment was recorded as an unmatched bank transaction. */
   unmatchedBankTransaction(reason: string, amountSatang: number): void;
+  /** A QR code image was served: drawn for the request, or kept from an earlier drawing (`cache`). */
+  qrImage(source: 'drawn' | 'cache'): void;
 }
 
 const ignore = (): void => undefined;
@@ -28,4 +30,5 @@ export const silentMetrics: OperationalMetrics = {
   webhookAttempt: ignore,
   bankConfirmation: ignore,
   unmatchedBankTransaction: ignore,
+  qrImage: ignore,
 };

@@ -81,6 +81,12 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
     labelNames: ['reason'],
     registers: [registry],
   });
+  const qrImages = new Counter({
+    name: 'pqr_qr_images_total',
+    help: 'QR code images served, by source: drawn for the request, or kept from an earlier drawing (cache).',
+    labelNames: ['source'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'pqr_webhook_deliveries_pending',
     help: 'Webhook deliveries waiting for a successful attempt.',
@@ -113,6 +119,7 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
   for (const method of ['qr', 'card']) paymentsCreated.inc({ method }, 0);
   for (const status of ['succeeded', 'failed', 'expired']) paymentsCompleted.inc({ status }, 0);
   for (const outcome of ['delivered', 'pending', 'failed']) webhookAttempts.inc({ outcome }, 0);
+  for (const source of ['drawn', 'cache']) qrImages.inc({ source }, 0);
   for (const outcome of ['applied', 'duplicate', 'unmatched', 'not_listed', 'bank_unreachable', 'rejected']) bankConfirmations.inc({ outcome }, 0);
 
   return {
@@ -125,6 +132,7 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
     paymentCreated: (method) => paymentsCreated.inc({ method }),
     paymentCompleted: (status) => paymentsCompleted.inc({ status }),
     webhookAttempt: (outcome) => webhookAttempts.inc({ outcome }),
+    qrImage: (source) => qrImages.inc({ source }),
     bankConfirmation: (outcome) => bankConfirmations.inc({ outcome }),
     unmatchedBankTransaction(reason, amountSatang) {
       unmatched.inc({ reason });

@@ -19,51 +19,78 @@ interface ClaimedRow {
 const RETIRED = 'The webhook was disabled or deleted before this delivery succeeded.';
 
 /*
+ * The merchants with pending deliveries, found by skipping through deliveries_due_by_merchant: one index descent per
+ * merchant, however many rows each has pending.
+ */
+const PENDING_MERCHANTS = `
+pending_merchants AS (
+  (SELECT d.merchant_id FROM webhook_deliveries d WHERE d.status = 'pending' ORDER BY d.merchant_id LIMIT 1)
+  UNION ALL
+  SELECT (SELECT d.merchant_id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.merchant_id > m.merchant_id ORDER BY d.merchant_id LIMIT 1)
+  FROM pending_merchants m WHERE m.merchant_id IS NOT NULL
+)`;
+
+/** Whether the delivery's webhook may still be sent to (`w`): a claimed row of a disabled or deleted one fails. */
+const LIVE = `(w.status = 'active' AND w.deleted_at IS NULL)`;
+
+const DUE = `d.status = 'pending' AND d.next_attempt_at <= :now AND (d.leased_until IS NULL OR d.leased_until <= :now)`;
+
+/*
  * One statement, so no transaction stays open: due rows are locked with SKIP LOCKED (concurrent dispatchers take
  * different rows), the attempt is counted, and the row is leased: next_attempt_at and leased_until move to the lease's
  * end. That is when the attempt is retried should this dispatcher die before recording it; until then no other
  * attempt starts. A redelivery asked for earlier is this attempt. Rows of webhooks disabled or deleted meanwhile fail.
  *
- * Fair shares: of the oldest due rows (`scan` of them, merchants already at their share left out), each merchant gets
- * only as many as its share has room for, so one merchant's backlog or hanging endpoints never take every slot.
+ * Merchants first, then rows: each merchant with due deliveries offers its oldest ones, as many as its share has room
+ * for, and the slots go round the merchants (every merchant's oldest, then every merchant's second oldest, ...). A
+ * merchant's backlog, however long and old, never fills the claim another merchant's due delivery needs.
  */
 const CLAIM_DUE = `
-WITH busy AS (
+WITH RECURSIVE ${PENDING_MERCHANTS}, busy AS (
   SELECT * FROM unnest(:busyMerchants::text[], :busyCounts::int[]) AS b(merchant_id, in_flight)
-), candidates AS (
-  SELECT d.id, d.merchant_id, d.next_attempt_at FROM webhook_deliveries d
-  WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND (d.leased_until IS NULL OR d.leased_until <= :now)
-    AND NOT EXISTS (SELECT 1 FROM busy b WHERE b.merchant_id = d.merchant_id AND b.in_flight >= :perMerchant)
-  ORDER BY d.next_attempt_at
-  LIMIT :scan
-), fair AS (
-  SELECT c.id, c.next_attempt_at
-  FROM (SELECT c.*, row_number() OVER (PARTITION BY c.merchant_id ORDER BY c.next_attempt_at, c.id) AS place FROM candidates c) c
-  LEFT JOIN busy b ON b.merchant_id = c.merchant_id
-  WHERE c.place + coalesce(b.in_flight, 0) <= :perMerchant
+), offered AS MATERIALIZED (
+  SELECT o.id, o.merchant_id, o.webhook_id, o.next_attempt_at
+  FROM pending_merchants m
+  LEFT JOIN busy b ON b.merchant_id = m.merchant_id
+  CROSS JOIN LATERAL (
+    SELECT d.id, d.merchant_id, d.webhook_id, d.next_attempt_at
+    FROM webhook_deliveries d
+    WHERE d.merchant_id = m.merchant_id AND ${DUE}
+    ORDER BY d.next_attempt_at, d.id
+    LIMIT greatest(0, least(:perMerchant - coalesce(b.in_flight, 0), :limit))
+    FOR UPDATE OF d SKIP LOCKED
+  ) o
+  WHERE m.merchant_id IS NOT NULL
 ), due AS (
-  SELECT d.id, (w.status = 'active' AND w.deleted_at IS NULL) AS live
-  FROM fair f JOIN webhook_deliveries d ON d.id = f.id JOIN webhooks w ON w.id = d.webhook_id
-  WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND (d.leased_until IS NULL OR d.leased_until <= :now)
-  ORDER BY f.next_attempt_at
+  SELECT o.id
+  FROM (SELECT o.*, row_number() OVER (PARTITION BY o.merchant_id ORDER BY o.next_attempt_at, o.id) AS place FROM offered o) o
+  ORDER BY o.place, o.next_attempt_at
   LIMIT :limit
-  FOR UPDATE OF d SKIP LOCKED
 )
 UPDATE webhook_deliveries d SET
-  attempts = CASE WHEN due.live THEN d.attempts + 1 ELSE d.attempts END,
-  status = CASE WHEN due.live THEN d.status ELSE 'failed' END,
-  next_attempt_at = CASE WHEN due.live THEN :leaseEnd::timestamptz ELSE NULL END,
-  leased_until = CASE WHEN due.live THEN :leaseEnd::timestamptz ELSE NULL END,
+  attempts = CASE WHEN ${LIVE} THEN d.attempts + 1 ELSE d.attempts END,
+  status = CASE WHEN ${LIVE} THEN d.status ELSE 'failed' END,
+  next_attempt_at = CASE WHEN ${LIVE} THEN :leaseEnd::timestamptz ELSE NULL END,
+  leased_until = CASE WHEN ${LIVE} THEN :leaseEnd::timestamptz ELSE NULL END,
   redeliver_requested = false,
-  last_error = CASE WHEN due.live THEN d.last_error ELSE :retired END
-FROM due, webhooks w, events e
-WHERE d.id = due.id AND w.id = d.webhook_id AND e.id = d.event_id
-RETURNING due.live, d.id, d.merchant_id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret,
+  last_error = CASE WHEN ${LIVE} THEN d.last_error ELSE :retired END
+FROM webhooks w, events e
+WHERE d.id = ANY(ARRAY(SELECT due.id FROM due)) AND w.id = d.webhook_id AND e.id = d.event_id
+RETURNING ${LIVE} AS live, d.id, d.merchant_id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret,
   ARRAY(SELECT s.secret FROM webhook_earlier_secrets s WHERE s.webhook_id = w.id AND s.expires_at > :now ORDER BY s.retired_at DESC) AS earlier_secrets,
   e.payload`;
 
-/** Due rows looked at per claim, per slot to fill: enough to reach past one merchant's backlog to the others. */
-const SCAN_PER_SLOT = 4;
+/** The earliest pending delivery of any merchant but the excluded: each merchant's first, read from its end of the index. */
+const NEXT_DUE = `
+WITH RECURSIVE ${PENDING_MERCHANTS}
+SELECT min(first.next_attempt_at) AS next_attempt_at
+FROM pending_merchants m
+CROSS JOIN LATERAL (
+  SELECT d.next_attempt_at FROM webhook_deliveries d
+  WHERE d.merchant_id = m.merchant_id AND d.status = 'pending'
+  ORDER BY d.next_attempt_at LIMIT 1
+) first
+WHERE m.merchant_id IS NOT NULL AND m.merchant_id <> ALL(:excluding::text[])`;
 
 /*
  * The attempt's result, or the redelivery's when one was asked for while the attempt was in flight; the lease ends.
@@ -89,13 +116,11 @@ interface RecordedRow {
 
 export const deliveryQueue = (knex: Knex): DeliveryQueue => ({
   async claimDue(now, limit, leaseMs, share) {
-    const scan = limit * SCAN_PER_SLOT;
     const busy = [...(share?.inFlight ?? [])];
     const result = await knex.raw<{ rows: ClaimedRow[] }>(CLAIM_DUE, {
       now,
       limit,
-      scan,
-      perMerchant: share?.perMerchant ?? scan, // without shares, any merchant may have every row looked at
+      perMerchant: share?.perMerchant ?? limit, // without shares, one merchant may take every slot
       busyMerchants: busy.map(([merchantId]) => merchantId),
       busyCounts: busy.map(([, n]) => n),
       leaseEnd: new Date(now.getTime() + leaseMs),
@@ -144,9 +169,7 @@ export const deliveryQueue = (knex: Knex): DeliveryQueue => ({
   },
 
   async nextDueAt(excluding = []) {
-    const pending = knex('webhook_deliveries').where({ status: 'pending' });
-    if (excluding.length > 0) pending.whereNotIn('merchant_id', excluding);
-    const row = await pending.orderBy('next_attempt_at').first<{ next_attempt_at: Date } | undefined>('next_attempt_at');
-    return row?.next_attempt_at ?? null;
+    const { rows } = await knex.raw<{ rows: { next_attempt_at: Date | null }[] }>(NEXT_DUE, { excluding: [...excluding] });
+    return rows[0]?.next_attempt_at ?? null;
   },
 });
