@@ -21,7 +21,7 @@ import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/co
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { prometheusMetrics, type PrometheusMetrics } from './adapters/metrics/prometheus.js';
 import { countFolder, FOLD_INTERVAL_MS } from './adapters/postgres/count-folding.js';
-import { openDatabase, type Database } from './adapters/postgres/database.js';
+import { DatabaseUnreachableError, openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
 import { poolUse } from './adapters/postgres/pool-use.js';
 import { deliveryBacklog } from './adapters/postgres/repositories/delivery-backlog.js';
@@ -46,6 +46,7 @@ import { isClusterWorker, superviseServers } from './adapters/system/cluster.js'
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
 import { scryptPasswords } from './adapters/system/scrypt-passwords.js';
+import { maskedUrl } from './adapters/system/masked-url.js';
 import { randomSecretTokens } from './adapters/system/secret-tokens.js';
 import { otpauthSecondFactor } from './adapters/system/totp.js';
 import { repeat } from './adapters/system/repeat.js';
@@ -101,7 +102,10 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   try {
     const db = await openDatabase(
       config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir },
-    );
+    ).catch((error: unknown) => {
+      if (!(error instanceof DatabaseUnreachableError)) throw error;
+      throw new ConfigError(`DATABASE_URL: the database at ${maskedUrl(config.databaseUrl ?? '')} cannot be reached (${error.message}).`);
+    });
     const clock = overrides.clock ?? systemClock;
     const metrics =
       config.metrics.onApiPort || config.metrics.port !== null
@@ -393,10 +397,25 @@ function greetLive(): void {
   );
 }
 
+/**
+ * A start must end listening or saying why it did not: should the work to start ever run out before the server listens
+ * (a promise nothing will settle), the process says so and exits 1 rather than ending quietly with 0.
+ */
+function failIfNeverListening(): () => void {
+  const neverListened = () => {
+    console.error('error: the server stopped before it was listening (its start-up ended without an answer); nothing was served.');
+    process.exit(1);
+  };
+  process.once('beforeExit', neverListened);
+  return () => process.off('beforeExit', neverListened);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.webConcurrency > 1 && !isClusterWorker()) return superviseServers(config.webConcurrency, createLogger(config));
+  const listening = failIfNeverListening();
   const running = await startServer(config);
+  listening();
   await greet(running);
   const shutdown = async (signal: string) => {
     running.runtime.logger.info({ signal }, 'shutting down');
