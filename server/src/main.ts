@@ -186,7 +186,13 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     renderQrImage,
     webhooks: {},
     pages: [
-      { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, live.checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+      {
+        basePath: CHECKOUT_BASE,
+        router: checkoutRoutes(runtime.services, live.checkoutHub, {
+          streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs,
+          requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
+        }),
+      },
       {
         basePath: DASHBOARD_BASE,
         router: dashboardRoutes({
@@ -195,6 +201,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
           logger: runtime.logger,
           paymentFeed: live.paymentFeed,
           streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs,
+          requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
         }),
       },
     ],

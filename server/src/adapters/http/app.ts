@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
+import { cutUnreadBody } from '../pages/body-deadline.js';
 import { apiPipeline } from './api-pipeline.js';
 import { contractMethods } from './contract-methods.js';
 import { jsonBody } from './json-body.js';
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const lanes = deps.hotRoutes === false ? app : withHotRoutes(hot, app);
   return (req, res) => {
     everyResponse(res);
+    cutUnreadBody(req, res, deps.requestBodyTimeoutMs);
     lanes(req, res);
   };
 }
