@@ -37,6 +37,7 @@ import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
 import { taxInvoicingJob } from './app/tax-invoices.js';
+import { boundedPdfPrinter } from './adapters/documents/bounded-printer.js';
 import { chromiumPdfPrinter } from './adapters/documents/pdf-printer.js';
 import { statementRenderer } from './adapters/documents/statement-pdf.js';
 import { taxInvoiceRenderer } from './adapters/documents/tax-invoice-pdf.js';
@@ -107,13 +108,18 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       throw new ConfigError(`DATABASE_URL: the database at ${maskedUrl(config.databaseUrl ?? '')} cannot be reached (${error.message}).`);
     });
     const clock = overrides.clock ?? systemClock;
+    const pdfPrinter = boundedPdfPrinter(chromiumPdfPrinter());
     const metrics =
       config.metrics.onApiPort || config.metrics.port !== null
-        ? await prometheusMetrics({ pool: () => poolUse(db.knex), deliveryBacklog: () => deliveryBacklog(db.knex), now: () => clock.now() })
+        ? await prometheusMetrics({
+            pool: () => poolUse(db.knex),
+            deliveryBacklog: () => deliveryBacklog(db.knex),
+            documents: () => pdfPrinter.load(),
+            now: () => clock.now(),
+          })
         : null;
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);
-    const pdfPrinter = chromiumPdfPrinter();
     const services: Services = {
       uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
       clock,

@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors.js';
 import type { TaxInvoice } from '../domain/tax-invoice.js';
 import type { MonthlyStatement } from '../domain/statement.js';
 
@@ -9,4 +10,14 @@ export interface TaxInvoiceRenderer {
 /** Turns a merchant's monthly statement into a PDF (Thai shaped, its font embedded). */
 export interface StatementRenderer {
   render(statement: MonthlyStatement, merchantName: string): Promise<Uint8Array>;
+}
+
+/**
+ * The documents being printed are at their bound (DECISIONS, "Documents are rendered within bounds"): 503
+ * service_unavailable, with `Retry-After` from `retryAfterSeconds`, never another browser.
+ */
+export class DocumentsBusy extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('service_unavailable', `Too many documents are being printed right now. Retry after ${retryAfterSeconds} s (Retry-After).`);
+  }
 }

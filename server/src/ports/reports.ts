@@ -17,6 +17,10 @@ export interface ReportRepository {
   totalsBetween(merchantId: string, from: Date, to: Date): Promise<LedgerTotals[]>;
   /** The merchant's entries created in [from, to), oldest first, with their payment's reference. */
   linesBetween(merchantId: string, from: Date, to: Date): Promise<SettlementLine[]>;
+  /** A closed month's statement PDF as kept at its first download; null before. */
+  keptStatementPdf(merchantId: string, month: Month): Promise<Uint8Array | null>;
+  /** Keeps a closed month's statement PDF; one kept already stays as it is (whichever render is kept first stays). */
+  keepStatementPdf(merchantId: string, month: Month, pdf: Uint8Array, at: Date): Promise<void>;
 }
 
 /** A merchant with fees in a month and no tax invoice for it yet. */

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { switchMerchant } from '../../app/dashboard-sessions.js';
 import type { Services } from '../../app/services.js';
 import { AccountError } from '../../domain/account-errors.js';
+import { DocumentsBusy } from '../../ports/documents.js';
 import { pageAssets } from '../pages/page-assets.js';
 import { pageBody } from '../pages/page-body.js';
 import { pageHeaders } from '../pages/page-headers.js';
@@ -106,6 +107,7 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
 
   const errorPage: ErrorRequestHandler = (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
+    if (error instanceof DocumentsBusy) return next(error); // a download, not a page: 503 in the envelope, with Retry-After
     const status = (error as { status?: number } | null)?.status;
     if (status === 400 || status === 415) return sendRefusal(req, res, 400, 'formExpired'); // a form the body parser could not read
     deps.logger.error({ err: error, requestId: res.locals.requestId }, 'dashboard request failed');

@@ -51,4 +51,14 @@ export const reportRepository = (db: Db): ReportRepository => ({
     );
     return (rows as (EntryRow & { reference: string | null })[]).map((row) => ({ ...toEntry(row), reference: row.reference }));
   },
+  async keptStatementPdf(merchantId, month) {
+    const row = await db('statement_pdfs').where({ merchant_id: merchantId, month }).first<{ pdf: Uint8Array } | undefined>('pdf');
+    return row ? new Uint8Array(row.pdf) : null;
+  },
+  async keepStatementPdf(merchantId, month, pdf, at) {
+    await db('statement_pdfs')
+      .insert({ merchant_id: merchantId, month, pdf: Buffer.from(pdf), created_at: at })
+      .onConflict(['merchant_id', 'month'])
+      .ignore();
+  },
 });
