@@ -7,7 +7,8 @@
  * Files the code reads next to itself (templates, assets, the contract YAML) are not copied: in the bundle each
  * module's `import.meta.url` is its source file's URL, relative to the bundle, so they resolve as from the sources.
  */
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -42,11 +43,28 @@ function sourceUrls(entry: string): Plugin {
   };
 }
 
+/**
+ * Writes a file whole or not at all: into a file of its own next to it, then renamed over it (a rename within a
+ * directory is atomic). Several builds at once (five `npm start` from one checkout) each replace the bundle in one
+ * step, so a process starting meanwhile loads the previous bundle or the new one, never half of one.
+ */
+async function writeAtomically(path: string, contents: Uint8Array): Promise<void> {
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, contents);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
 export async function buildServer(): Promise<void> {
+  await mkdir(OUT_DIR, { recursive: true });
   await Promise.all(
-    ENTRIES.map((name) => {
+    ENTRIES.map(async (name) => {
       const entry = resolve(SERVER, 'src', `${name}.ts`);
-      return build({
+      const { outputFiles } = await build({
         entryPoints: [entry],
         outfile: resolve(OUT_DIR, `${name}.js`),
         bundle: true,
@@ -56,7 +74,9 @@ export async function buildServer(): Promise<void> {
         plugins: [externalPackages, sourceUrls(entry)],
         logLevel: 'warning',
         legalComments: 'none',
+        write: false, // written below, each file in one step
       });
+      for (const file of outputFiles) await writeAtomically(file.path, file.contents);
     }),
   );
 }

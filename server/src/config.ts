@@ -1,4 +1,5 @@
 import { databaseHosts, DatabaseUrlError } from './adapters/postgres/hosts.js';
+import { maskedUrl } from './adapters/system/masked-url.js';
 import { HEAD_OFFICE, isValidBranch, isValidTaxId, type TaxParty } from './domain/tax-invoice.js';
 
 /** Every setting, read from the environment once, typed, and refused with a clear message when wrong. */
@@ -81,7 +82,8 @@ function url(raw: string, name: string, protocols: string[]): string {
   } catch {
     // reported below
   }
-  throw new ConfigError(`${name}: '${raw}' must be a ${protocols.join(' or ')} URL.`);
+  // A URL may carry a password (DATABASE_URL's, most often): the message shows it as ***.
+  throw new ConfigError(`${name}: '${maskedUrl(raw)}' must be a ${protocols.join(' or ')} URL.`);
 }
 
 function required(env: NodeJS.ProcessEnv, name: string, rule: RegExp, what: string): string {

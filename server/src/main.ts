@@ -21,7 +21,7 @@ import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/co
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
 import { prometheusMetrics, type PrometheusMetrics } from './adapters/metrics/prometheus.js';
 import { countFolder, FOLD_INTERVAL_MS } from './adapters/postgres/count-folding.js';
-import { openDatabase, type Database } from './adapters/postgres/database.js';
+import { DatabaseUnreachableError, openDatabase, type Database } from './adapters/postgres/database.js';
 import { lockDataDir } from './adapters/postgres/embedded-lock.js';
 import { poolUse } from './adapters/postgres/pool-use.js';
 import { deliveryBacklog } from './adapters/postgres/repositories/delivery-backlog.js';
@@ -37,6 +37,7 @@ import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
 import { settleMaturedCredits } from './app/ledger.js';
 import { taxInvoicingJob } from './app/tax-invoices.js';
+import { boundedPdfPrinter } from './adapters/documents/bounded-printer.js';
 import { chromiumPdfPrinter } from './adapters/documents/pdf-printer.js';
 import { statementRenderer } from './adapters/documents/statement-pdf.js';
 import { taxInvoiceRenderer } from './adapters/documents/tax-invoice-pdf.js';
@@ -46,6 +47,7 @@ import { isClusterWorker, isFirstServerProcess, superviseServers } from './adapt
 import { systemClock } from './adapters/system/clock.js';
 import { randomIds } from './adapters/system/random-ids.js';
 import { scryptPasswords } from './adapters/system/scrypt-passwords.js';
+import { maskedUrl } from './adapters/system/masked-url.js';
 import { randomSecretTokens } from './adapters/system/secret-tokens.js';
 import { otpauthSecondFactor } from './adapters/system/totp.js';
 import { repeat } from './adapters/system/repeat.js';
@@ -103,15 +105,23 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   try {
     const db = await openDatabase(
       config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir },
-    );
+    ).catch((error: unknown) => {
+      if (!(error instanceof DatabaseUnreachableError)) throw error;
+      throw new ConfigError(`DATABASE_URL: the database at ${maskedUrl(config.databaseUrl ?? '')} cannot be reached (${error.message}).`);
+    });
     const clock = overrides.clock ?? systemClock;
+    const pdfPrinter = boundedPdfPrinter(chromiumPdfPrinter());
     const metrics =
       config.metrics.onApiPort || config.metrics.port !== null
-        ? await prometheusMetrics({ pool: () => poolUse(db.knex), deliveryBacklog: () => deliveryBacklog(db.knex), now: () => clock.now() })
+        ? await prometheusMetrics({
+            pool: () => poolUse(db.knex),
+            deliveryBacklog: () => deliveryBacklog(db.knex),
+            documents: () => pdfPrinter.load(),
+            now: () => clock.now(),
+          })
         : null;
     const uow = createUnitOfWork(db.knex);
     const queue = deliveryQueue(db.knex);
-    const pdfPrinter = chromiumPdfPrinter();
     const services: Services = {
       uow: metrics ? countingUnitOfWork(uow, metrics) : uow,
       clock,
@@ -186,7 +196,13 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     renderQrImage: runtime.qrImages.render,
     webhooks: {},
     pages: [
-      { basePath: CHECKOUT_BASE, router: checkoutRoutes(runtime.services, live.checkoutHub, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
+      {
+        basePath: CHECKOUT_BASE,
+        router: checkoutRoutes(runtime.services, live.checkoutHub, {
+          streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs,
+          requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
+        }),
+      },
       {
         basePath: DASHBOARD_BASE,
         router: dashboardRoutes({
@@ -195,6 +211,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
           logger: runtime.logger,
           paymentFeed: live.paymentFeed,
           streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs,
+          requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
         }),
       },
     ],
@@ -401,10 +418,25 @@ function greetLive(): void {
   );
 }
 
+/**
+ * A start must end listening or saying why it did not: should the work to start ever run out before the server listens
+ * (a promise nothing will settle), the process says so and exits 1 rather than ending quietly with 0.
+ */
+function failIfNeverListening(): () => void {
+  const neverListened = () => {
+    console.error('error: the server stopped before it was listening (its start-up ended without an answer); nothing was served.');
+    process.exit(1);
+  };
+  process.once('beforeExit', neverListened);
+  return () => process.off('beforeExit', neverListened);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.webConcurrency > 1 && !isClusterWorker()) return superviseServers(config.webConcurrency, createLogger(config));
+  const listening = failIfNeverListening();
   const running = await startServer(config);
+  listening();
   await greet(running);
   const shutdown = async (signal: string) => {
     running.runtime.logger.info({ signal }, 'shutting down');

@@ -85,4 +85,32 @@ describe('settings', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://app:topsecret@h1,h2:0/db' })).toThrow(/host 2 of 2/);
     expect(() => loadConfig({ DATABASE_URL: 'postgres://app:topsecret@h1,h2:0/db' })).not.toThrow(/topsecret/);
   });
+
+  it.each([
+    ['DATABASE_URL', 'mysql://root:s3cretpw@127.0.0.1:3306/payments', "DATABASE_URL: 'mysql://root:***@127.0.0.1:3306/payments' must be"],
+    ['DATABASE_URL', 'postgres//root:s3cretpw@db/payments', 'DATABASE_URL:'],
+    ['DATABASE_URL', 'mysql://db/payments?user=root&password=s3cretpw', "'mysql://db/payments?user=root&password=***'"],
+    ['DATABASE_URL', 'mysql://root:s3cret:pw@db/payments?sslkey=s3cretpw', "'mysql://root:***@db/payments?sslkey=***'"],
+    ['PUBLIC_BASE_URL', 'ftp://admin:s3cretpw@pay.example.com', "PUBLIC_BASE_URL: 'ftp://admin:***@pay.example.com' must be"],
+    ['SCB_API_BASE_URL', 'ftp://client:s3cretpw@api.example.com', 'SCB_API_BASE_URL:'],
+  ])("a wrong %s is named, its password never printed ('%s')", (name, value, named) => {
+    const bank = name === 'SCB_API_BASE_URL' ? scbSettings() : {};
+    let message = '';
+    try {
+      loadConfig({ ...bank, [name]: value });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(named);
+    expect(message).not.toContain('s3cret');
+    expect(message).not.toContain('pw');
+  });
+});
+
+const scbSettings = () => ({
+  BANK: 'scb',
+  SCB_API_KEY: 'key',
+  SCB_API_SECRET: 'secret',
+  SCB_BILLER_ID: '123456789012345',
+  SCB_CALLBACK_TOKEN: 'x'.repeat(32),
 });

@@ -1,7 +1,7 @@
 import { bangkokDayEnd, bangkokDayStart, isCalendarDate } from '../domain/bangkok-day.js';
 import { DomainError } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchant.js';
-import { isMonth, monthlyStatement, monthPeriod, type MonthlyStatement } from '../domain/statement.js';
+import { isMonth, isMonthClosed, monthlyStatement, monthPeriod, type MonthlyStatement } from '../domain/statement.js';
 import type { LedgerFilter } from '../ports/ledger.js';
 import type { SettlementLine } from '../ports/reports.js';
 import type { Services } from './services.js';
@@ -25,12 +25,25 @@ export async function settlementFile(s: Services, merchant: Merchant, date: stri
   return s.uow.repos.reports.linesBetween(merchant.id, bangkokDayStart(date), new Date(bangkokDayEnd(date).getTime() + 1));
 }
 
-/** The month's statement as a PDF, for the dashboard's download (rendered on each request: a statement is not frozen). */
+/**
+ * The month's statement as a PDF, for the dashboard's download. A month under way is rendered on each request (its
+ * statement still changes); a closed month's is rendered once and kept, so every download is the same bytes (and a
+ * burst of downloads costs one render).
+ */
 export async function statementPdf(s: Services, merchant: Merchant, month: string): Promise<Uint8Array> {
-  const statement = await statementFor(s, merchant, month);
+  assertMonth(month);
   const now = s.clock.now();
-  return s.statementPdf.render(statement, merchant.name, now < statement.periodEnd ? now : null);
+  const render = async () => s.statementPdf.render(await statementFor(s, merchant, month), merchant.name, isMonthClosed(month, now) ? null : now);
+  if (!isMonthClosed(month, now)) return render();
+  const { reports } = s.uow.repos;
+  const kept = await reports.keptStatementPdf(merchant.id, month);
+  if (kept) return kept;
+  await reports.keepStatementPdf(merchant.id, month, await render(), s.clock.now());
+  const first = await reports.keptStatementPdf(merchant.id, month); // another download may have kept its render first
+  if (!first) throw new Error(`the ${month} statement PDF of ${merchant.id} was not kept`);
+  return first;
 }
+
 
 /** The most entries one ledger file holds: a spreadsheet's comfort, and a bound on one request's work. */
 export const LEDGER_FILE_MAX_ROWS = 100_000;

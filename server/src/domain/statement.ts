@@ -27,6 +27,15 @@ export const monthPeriod = (month: Month): { start: Date; end: Date } => ({
   end: bangkokDayStart(`${nextMonth(month)}-01`),
 });
 
+/**
+ * Ledger entries are written at the time they happen, and one in flight at midnight commits moments later: a month is
+ * closed (its statement final, its PDF kept) this long after it ends in Bangkok, as tax invoices wait too.
+ */
+export const MONTH_CLOSING_MS = 10 * 60_000;
+
+/** Whether the month ended in Bangkok, and its closing time passed: its statement never changes again. */
+export const isMonthClosed = (month: Month, now: Date): boolean => monthPeriod(month).end.getTime() + MONTH_CLOSING_MS <= now.getTime();
+
 /** The calendar month in Bangkok at an instant: 2026-10-31T17:00:00Z is 2026-11 there. */
 export const bangkokMonthOf = (at: Date): Month => bangkokDateOf(at).slice(0, 7);
 

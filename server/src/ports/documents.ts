@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors.js';
 import type { TaxInvoice } from '../domain/tax-invoice.js';
 import type { MonthlyStatement } from '../domain/statement.js';
 
@@ -10,4 +11,14 @@ export interface TaxInvoiceRenderer {
 export interface StatementRenderer {
   /** `asOf`: when the month is still in progress, the instant its figures were read (the document says "as of" it). */
   render(statement: MonthlyStatement, merchantName: string, asOf?: Date | null): Promise<Uint8Array>;
+}
+
+/**
+ * The documents being printed are at their bound (DECISIONS, "Documents are rendered within bounds"): 503
+ * service_unavailable, with `Retry-After` from `retryAfterSeconds`, never another browser.
+ */
+export class DocumentsBusy extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('service_unavailable', `Too many documents are being printed right now. Retry after ${retryAfterSeconds} s (Retry-After).`);
+  }
 }

@@ -22,6 +22,10 @@ export interface ReportRepository {
   countMatching(merchantId: string, filter: LedgerFilter, atMost: number): Promise<number>;
   /** The next `limit` entries matching the filter after `after` (oldest first, ties by id), with their payment's reference. */
   linesMatching(merchantId: string, filter: LedgerFilter, after: SettlementLine | null, limit: number): Promise<SettlementLine[]>;
+  /** A closed month's statement PDF as kept at its first download; null before. */
+  keptStatementPdf(merchantId: string, month: Month): Promise<Uint8Array | null>;
+  /** Keeps a closed month's statement PDF; one kept already stays as it is (whichever render is kept first stays). */
+  keepStatementPdf(merchantId: string, month: Month, pdf: Uint8Array, at: Date): Promise<void>;
 }
 
 /** A merchant with fees in a month and no tax invoice for it yet. */

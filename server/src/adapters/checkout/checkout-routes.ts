@@ -5,6 +5,7 @@ import type { Services } from '../../app/services.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import { eventStreams } from '../pages/event-streams.js';
 import { pageAssets } from '../pages/page-assets.js';
+import { pageBody } from '../pages/page-body.js';
 import { pageHeaders } from '../pages/page-headers.js';
 import type { Language } from './messages.js';
 import { renderCheckoutPage, renderNotFoundPage } from './page.js';
@@ -19,7 +20,12 @@ export const MAX_STREAMS_PER_ADDRESS = 20;
 export interface CheckoutOptions {
   /** A status stream ends after this long even if the payment is still pending (the page's EventSource reconnects). */
   streamLifetimeMs: number;
+  /** How long a body may take to arrive once reading starts (REQUEST_BODY_TIMEOUT_MS, as the API's); then 408. */
+  requestBodyTimeoutMs: number;
 }
+
+/** The largest body the checkout reads: its pages take no forms today, and a customer's would be small. */
+export const MAX_CHECKOUT_BODY_BYTES = 16 * 1024;
 const assetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
 
 /** The page has no forms, and tells no other site which QR code it shows. */
@@ -47,6 +53,8 @@ export function checkoutRoutes(s: Services, hub: CheckoutStatusHub, options: Che
   const router = Router();
   router.use(strictHeaders);
   router.use(pageAssets(assetsDir));
+  // Whatever is sent, read within the deadline (408) and the size (413), answered in the error envelope.
+  router.use(pageBody({ timeoutMs: options.requestBodyTimeoutMs, maxBytes: MAX_CHECKOUT_BODY_BYTES }, (_req, _res, next, error) => next(error)));
 
   router.get('/:qr_code_id', async (req, res) => {
     const id = String(req.params.qr_code_id);

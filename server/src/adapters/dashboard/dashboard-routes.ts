@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import express, { Router, type ErrorRequestHandler } from 'express';
+import { Router, type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { switchMerchant } from '../../app/dashboard-sessions.js';
 import type { Services } from '../../app/services.js';
 import { AccountError } from '../../domain/account-errors.js';
+import { DocumentsBusy } from '../../ports/documents.js';
 import { pageAssets } from '../pages/page-assets.js';
+import { pageBody } from '../pages/page-body.js';
 import { pageHeaders } from '../pages/page-headers.js';
 import { accountRoutes } from './account-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
@@ -38,7 +40,12 @@ export interface DashboardDeps {
   paymentFeed: MerchantPaymentFeed;
   /** A live list's stream ends after this long (CHECKOUT_STREAM_LIFETIME, as the checkout page's); the page reconnects. */
   streamLifetimeMs: number;
+  /** How long a form may take to arrive once reading starts (REQUEST_BODY_TIMEOUT_MS, as the API's); then 408. */
+  requestBodyTimeoutMs: number;
 }
+
+/** The largest form the dashboard reads (DECISIONS, "Every body has a deadline"); beyond it 413. */
+export const MAX_FORM_BYTES = 64 * 1024;
 
 const assetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
 /**
@@ -64,7 +71,11 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
     next();
   });
   router.use(dashboardLanguage(cookies));
-  router.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 }));
+  router.use(
+    pageBody({ timeoutMs: deps.requestBodyTimeoutMs, maxBytes: MAX_FORM_BYTES }, (req, res, _next, error) =>
+      error.code === 'request_timeout' ? sendRefusal(req, res, 408, 'formTooSlow') : sendRefusal(req, res, 413, 'formTooLarge'),
+    ),
+  );
   router.use(loadSession(s, cookies));
   router.use(csrfProtection({ cookies, tokens: s.accounts.tokens, publicBaseUrl: deps.publicBaseUrl }));
 
@@ -96,8 +107,9 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
 
   const errorPage: ErrorRequestHandler = (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
+    if (error instanceof DocumentsBusy) return next(error); // a download, not a page: 503 in the envelope, with Retry-After
     const status = (error as { status?: number } | null)?.status;
-    if (status === 413 || status === 400) return sendRefusal(req, res, 400, 'formExpired'); // a form the body parser could not read
+    if (status === 400 || status === 415) return sendRefusal(req, res, 400, 'formExpired'); // a form the body parser could not read
     deps.logger.error({ err: error, requestId: res.locals.requestId }, 'dashboard request failed');
     sendRefusal(req, res, 500, 'error');
   };

@@ -91,10 +91,17 @@ export function sendPublicPage(req: Request, res: Response, options: Omit<PageOp
     .send(frame(req, undefined, options));
 }
 
-type Refusal = 'forbidden' | 'notFound' | 'formExpired' | 'error';
-const refusalTitles = { forbidden: 'forbiddenTitle', notFound: 'notFoundTitle', formExpired: 'formExpiredTitle', error: 'errorTitle' } as const;
+type Refusal = 'forbidden' | 'notFound' | 'formExpired' | 'formTooSlow' | 'formTooLarge' | 'error';
+const refusalTitles = {
+  forbidden: 'forbiddenTitle',
+  notFound: 'notFoundTitle',
+  formExpired: 'formExpiredTitle',
+  formTooSlow: 'formTooSlowTitle',
+  formTooLarge: 'formTooLargeTitle',
+  error: 'errorTitle',
+} as const;
 
-/** 403, 404 or 500 as a page, inside the menu when signed in. */
+/** 403, 404, 408, 413 or 500 as a page, inside the menu when signed in. */
 export function sendRefusal(req: Request, res: Response, status: number, refusal: Refusal): void {
   const { t } = commonView(req);
   const body = renderTemplate(req, 'message', { message: t.layout[refusal], homeLink: Boolean(req.dashboard) });

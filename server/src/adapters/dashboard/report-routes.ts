@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { statementFor, statementPdf, settlementFile } from '../../app/reports.js';
 import type { Services } from '../../app/services.js';
 import { listTaxInvoices, taxInvoicePdf } from '../../app/tax-invoices.js';
+import { DocumentsBusy } from '../../ports/documents.js';
 import { bangkokDateOf } from '../../domain/bangkok-day.js';
 import { bangkokMonthOf, isMonth, statementLines, type MonthlyStatement } from '../../domain/statement.js';
 import { settlementCsv, statementCsv } from '../csv/report-files.js';
@@ -94,6 +95,7 @@ export function reportRoutes(s: Services): Router {
       const { invoice, pdf } = await taxInvoicePdf(s, signedIn(req).merchant, id);
       download(res, 'application/pdf', `${invoice.serial}.pdf`, pdf);
     } catch (error) {
+      if (error instanceof DocumentsBusy) throw error; // 503 with Retry-After (./dashboard-routes.ts)
       problemOf(req, error);
       sendRefusal(req, res, 404, 'notFound');
     }

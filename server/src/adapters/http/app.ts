@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
+import { DocumentsBusy } from '../../ports/documents.js';
+import { cutUnreadBody } from '../pages/body-deadline.js';
 import { apiPipeline } from './api-pipeline.js';
 import { contractMethods } from './contract-methods.js';
 import { jsonBody } from './json-body.js';
@@ -104,6 +106,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   const errorEnvelope: ErrorRequestHandler = (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
+    if (error instanceof DocumentsBusy) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     pipeline.answerError(res, error);
   };
   app.use(errorEnvelope);
@@ -119,6 +122,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const lanes = deps.hotRoutes === false ? app : withHotRoutes(hot, app);
   return (req, res) => {
     everyResponse(res);
+    cutUnreadBody(req, res, deps.requestBodyTimeoutMs);
     lanes(req, res);
   };
 }

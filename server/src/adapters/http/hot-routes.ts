@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../../app/services.js';
 import type { Merchant } from '../../domain/merchant.js';
 import type { ApiPipeline } from './api-pipeline.js';
-import { startBodyDeadline } from './body-deadline.js';
+import { startBodyDeadline } from '../pages/body-deadline.js';
 import { contractAnswerValidator, contractBodyValidator, operationBasePaths } from './contract-schemas.js';
 import { jsonResponse, sendWire, type Answer, type WireResponse } from './errors.js';
 import type { MutationRequest, SendWire } from './idempotency.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import { DomainError } from '../../domain/errors.js';
-import { startBodyDeadline } from './body-deadline.js';
+import { startBodyDeadline } from '../pages/body-deadline.js';
 import type { Step } from './steps.js';
 
 const MAX_JSON_DEPTH = 32;

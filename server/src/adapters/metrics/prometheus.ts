@@ -1,12 +1,23 @@
 import type { Registry } from 'prom-client';
 import type { OperationalMetrics } from '../../ports/metrics.js';
 
+/** The PDF printer's load (the same shape as adapters/documents' PrintLoad). */
+export interface DocumentLoad {
+  printing: number;
+  waiting: number;
+  mostAtOnce: number;
+  printed: number;
+  refused: number;
+}
+
 /** What the database can say at scrape time. */
 export interface ScrapeSources {
   /** Connections of the pool: in use, idle, and requests waiting for one; null without a pool. */
   pool(): { used: number; free: number; waiting: number; max: number } | null;
   /** Pending webhook deliveries and when the oldest of them was created. */
   deliveryBacklog(): Promise<{ pending: number; oldestCreatedAt: Date | null }>;
+  /** The PDF printer: documents printing, waiting, the most printing at once, printed and refused since the start. */
+  documents(): DocumentLoad;
   now(): Date;
 }
 
@@ -113,6 +124,30 @@ export async function prometheusMetrics(sources: ScrapeSources): Promise<Prometh
       const pool = sources.pool();
       if (!pool) return;
       for (const state of ['used', 'free', 'waiting', 'max'] as const) this.set({ state }, pool[state]);
+    },
+  });
+  new Gauge({
+    name: 'pqr_pdf_pages',
+    help: 'PDF documents by state: printing (a browser page each, at most 2), waiting for a place, most_at_once since the start.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const load = sources.documents();
+      this.set({ state: 'printing' }, load.printing);
+      this.set({ state: 'waiting' }, load.waiting);
+      this.set({ state: 'most_at_once' }, load.mostAtOnce);
+    },
+  });
+  new Counter({
+    name: 'pqr_pdf_renders_total',
+    help: 'PDF documents printed, and refused with 503 when the printer and its queue were full.',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      const load = sources.documents();
+      this.reset();
+      this.inc({ outcome: 'printed' }, load.printed);
+      this.inc({ outcome: 'refused' }, load.refused);
     },
   });
   // Series exist from the start at 0, so rate() and increase() see the first event.

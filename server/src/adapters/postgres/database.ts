@@ -18,12 +18,48 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The database could not be reached at all (refused, unknown host, no answer, credentials or database name refused). */
+export class DatabaseUnreachableError extends Error {}
+
+/** Why a first connection failed, in a few words: the driver's message, its code, or the pool's timeout. */
+function reasonOf(error: unknown): string {
+  if (error instanceof Error && error.name === 'KnexTimeoutError') return 'no connection within 5 s';
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message.trim() : '';
+  return text || (typeof code === 'string' ? code : 'the connection failed');
+}
+
 /** Opens PostgreSQL through `pg`, or the embedded PGlite, and brings the schema up to date. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const database = target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : await openEmbedded(target.dataDir);
-  await migrateToLatest(database.knex, database.kind === 'postgres');
+  try {
+    if (database.kind === 'postgres') await reachable(database.knex);
+    await migrateToLatest(database.knex, database.kind === 'postgres');
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
   return database;
 }
+
+/** One round trip before anything else, so that a database out of reach is told apart from a migration that failed. */
+async function reachable(knex: Knex): Promise<void> {
+  try {
+    await knex.raw('select 1');
+  } catch (error) {
+    throw new DatabaseUnreachableError(reasonOf(error), { cause: error });
+  }
+}
+
+/**
+ * knex prints every failed connection with its stack; the caller is told the error anyway (and says it in one line at
+ * start), so those stay quiet. Its other warnings go to stderr as before.
+ */
+const knexLog = {
+  warn: (message: string) => {
+    if (!String(message).startsWith('Acquire connection error')) console.warn(message);
+  },
+};
 
 /** One host: knex's own client, as ever. Several: a client that finds the one accepting writes (./multi-host-client.ts). */
 function openPostgres(url: string, poolSize: number): Database {
@@ -33,6 +69,7 @@ function openPostgres(url: string, poolSize: number): Database {
     connection: hosts.length > 1 ? {} : url,
     pool: { min: 0, max: poolSize },
     acquireConnectionTimeout: 5_000,
+    log: knexLog,
   });
   return {
     knex,

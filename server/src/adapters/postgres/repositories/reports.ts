@@ -53,6 +53,16 @@ export const reportRepository = (db: Db): ReportRepository => ({
     if (after) query.whereRaw('(t.created_at, t.id COLLATE "C") > (?, ? COLLATE "C")', [after.createdAt, after.id]);
     return linesWithReference(db, query.limit(limit));
   },
+  async keptStatementPdf(merchantId, month) {
+    const row = await db('statement_pdfs').where({ merchant_id: merchantId, month }).first<{ pdf: Uint8Array } | undefined>('pdf');
+    return row ? new Uint8Array(row.pdf) : null;
+  },
+  async keepStatementPdf(merchantId, month, pdf, at) {
+    await db('statement_pdfs')
+      .insert({ merchant_id: merchantId, month, pdf: Buffer.from(pdf), created_at: at })
+      .onConflict(['merchant_id', 'month'])
+      .ignore();
+  },
 });
 
 /** The entries a query selects from `balance_transactions t`, oldest first, each with the reference of its payment. */
