@@ -23,7 +23,9 @@ class PipelineSequencer extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['../scripts/lib/loopback-only.ts'],
+    // In-process services start from the run's migrated snapshot (server/test/support/migrated-start.ts).
+    globalSetup: ['../server/test/support/global-setup.ts'],
+    setupFiles: ['../scripts/lib/loopback-only.ts', '../scripts/lib/cpu-per-file.ts'],
     // One file at a time, in pipeline order; modules (the server, Pact's native core) are loaded once, not per file.
     fileParallelism: false,
     isolate: false,

@@ -6,5 +6,12 @@ export default defineConfig({
     // Examples import '@payment-qr/sdk' as a merchant would; tests run them against the source.
     alias: { '@payment-qr/sdk': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
   },
-  test: { include: ['test/**/*.test.ts'], setupFiles: ['../scripts/lib/loopback-only.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Servers start from the run's migrated snapshot or template (server/test/support/migrated-start.ts).
+    globalSetup: ['../server/test/support/global-setup.ts'],
+    setupFiles: ['../scripts/lib/loopback-only.ts', '../scripts/lib/cpu-per-file.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
 });

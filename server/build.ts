@@ -2,7 +2,8 @@
  * `npm run build -w server`: bundles the server's entry points (src/main.ts, src/worker.ts) into plain JavaScript in
  * dist/, so production runs `node server/dist/main.js` without tsx (whose loader thread and esbuild cost about 75 MiB
  * of RSS). Packages in node_modules stay imports (loaded from node_modules as they are); our own code and the contract
- * package, which exports TypeScript, are bundled. Tests and the CLI keep running the TypeScript sources.
+ * package, which exports TypeScript, are bundled. The CLI runs the TypeScript sources (`npm run cli`); the tests run it
+ * bundled likewise (test/support/global-setup.ts), so that no call compiles TypeScript first.
  *
  * Files the code reads next to itself (templates, assets, the contract YAML) are not copied: in the bundle each
  * module's `import.meta.url` is its source file's URL, relative to the bundle, so they resolve as from the sources.
@@ -29,14 +30,14 @@ const externalPackages: Plugin = {
  * Each bundled module sees its source file as `import.meta.url`, except the entry point itself: main.ts and worker.ts
  * compare theirs with process.argv[1] to know they were started (and the worker's bundle contains main.ts too).
  */
-function sourceUrls(entry: string): Plugin {
+function sourceUrls(entry: string, outDir: string): Plugin {
   return {
     name: 'source-urls',
     setup(build) {
       build.onLoad({ filter: /\.ts$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
         if (args.path === entry || !source.includes('import.meta.url')) return { contents: source, loader: 'ts' };
-        const fromBundle = relative(OUT_DIR, args.path).split(sep).join('/');
+        const fromBundle = relative(outDir, args.path).split(sep).join('/');
         return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: 'ts' };
       });
     },
@@ -59,26 +60,27 @@ async function writeAtomically(path: string, contents: Uint8Array): Promise<void
   }
 }
 
+/** One entry point (a path under src/, without .ts) bundled into `outfile`, which must lie inside the server package (imports resolve from there). */
+export async function bundle(name: string, outfile: string): Promise<void> {
+  const entry = resolve(SERVER, 'src', `${name}.ts`);
+  await mkdir(dirname(outfile), { recursive: true });
+  const { outputFiles } = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    plugins: [externalPackages, sourceUrls(entry, dirname(outfile))],
+    logLevel: 'warning',
+    legalComments: 'none',
+    write: false, // written below, each file in one step
+  });
+  for (const file of outputFiles) await writeAtomically(file.path, file.contents);
+}
+
 export async function buildServer(): Promise<void> {
-  await mkdir(OUT_DIR, { recursive: true });
-  await Promise.all(
-    ENTRIES.map(async (name) => {
-      const entry = resolve(SERVER, 'src', `${name}.ts`);
-      const { outputFiles } = await build({
-        entryPoints: [entry],
-        outfile: resolve(OUT_DIR, `${name}.js`),
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        plugins: [externalPackages, sourceUrls(entry)],
-        logLevel: 'warning',
-        legalComments: 'none',
-        write: false, // written below, each file in one step
-      });
-      for (const file of outputFiles) await writeAtomically(file.path, file.contents);
-    }),
-  );
+  await Promise.all(ENTRIES.map((name) => bundle(name, resolve(OUT_DIR, `${name}.js`))));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -10,7 +10,14 @@ import { afterEach } from 'vitest';
 
 const isLoopback = (address: string): boolean => (isIP(address) === 4 && address.startsWith('127.')) || address === '::1' || address === '::ffff:127.0.0.1';
 
-const denied: string[] = [];
+/**
+ * Vitest runs setup files again for each test file; with `isolate: false` they run in one process, which must keep one
+ * guard and one list (a second wrapper would record each refusal twice, and a fresh list would miss the first's).
+ */
+const GUARD = Symbol.for('payment-qr.loopback-only');
+const state = globalThis as typeof globalThis & { [GUARD]?: string[] };
+const installed = state[GUARD] !== undefined;
+const denied: string[] = (state[GUARD] ??= []);
 
 /** The destinations refused since the last call (the guard's own test takes what it provoked). */
 export const takeDenied = (): string[] => denied.splice(0);
@@ -33,31 +40,32 @@ function loopbackLookup(inner: LookupFunction, port: number | string | undefined
 }
 
 const connect = Socket.prototype.connect as (...args: unknown[]) => Socket;
-Socket.prototype.connect = function connectToLoopbackOnly(this: Socket, ...args: unknown[]): Socket {
-  // net.connect passes its arguments normalized, as one array [options, callback]; socket.connect(port, host) does not.
-  const normalized = Array.isArray(args[0]) ? (args[0] as unknown[]) : null;
-  const [first, second] = normalized ?? args;
-  if (typeof first === 'object' && first !== null && 'path' in first && first.path) return connect.apply(this, args); // IPC
-  if (typeof first === 'string' && Number.isNaN(Number(first))) return connect.apply(this, args); // connect(path)
-  const options: TcpSocketConnectOpts =
-    typeof first === 'object' && first !== null
-      ? (first as TcpSocketConnectOpts)
-      : { port: Number(first), host: typeof second === 'string' ? second : 'localhost' };
-  const host = options.host ?? 'localhost';
-  if (isIP(host) !== 0) {
-    if (isLoopback(host)) return connect.apply(this, args);
-    denied.push(`${host}:${options.port}`);
-    process.nextTick(() => this.destroy(new Error(`outbound connection to ${host}:${options.port} denied: tests talk to loopback only`)));
-    return this;
-  }
-  const guarded = { ...options, lookup: loopbackLookup(options.lookup ?? (dnsLookup as LookupFunction), options.port) };
-  if (normalized) {
-    normalized[0] = guarded; // in place: the array carries net's mark that it is normalized already
-    return connect.call(this, normalized);
-  }
-  const callback = args.find((arg) => typeof arg === 'function');
-  return callback ? connect.call(this, guarded, callback) : connect.call(this, guarded);
-} as typeof Socket.prototype.connect;
+if (!installed)
+  Socket.prototype.connect = function connectToLoopbackOnly(this: Socket, ...args: unknown[]): Socket {
+    // net.connect passes its arguments normalized, as one array [options, callback]; socket.connect(port, host) does not.
+    const normalized = Array.isArray(args[0]) ? (args[0] as unknown[]) : null;
+    const [first, second] = normalized ?? args;
+    if (typeof first === 'object' && first !== null && 'path' in first && first.path) return connect.apply(this, args); // IPC
+    if (typeof first === 'string' && Number.isNaN(Number(first))) return connect.apply(this, args); // connect(path)
+    const options: TcpSocketConnectOpts =
+      typeof first === 'object' && first !== null
+        ? (first as TcpSocketConnectOpts)
+        : { port: Number(first), host: typeof second === 'string' ? second : 'localhost' };
+    const host = options.host ?? 'localhost';
+    if (isIP(host) !== 0) {
+      if (isLoopback(host)) return connect.apply(this, args);
+      denied.push(`${host}:${options.port}`);
+      process.nextTick(() => this.destroy(new Error(`outbound connection to ${host}:${options.port} denied: tests talk to loopback only`)));
+      return this;
+    }
+    const guarded = { ...options, lookup: loopbackLookup(options.lookup ?? (dnsLookup as LookupFunction), options.port) };
+    if (normalized) {
+      normalized[0] = guarded; // in place: the array carries net's mark that it is normalized already
+      return connect.call(this, normalized);
+    }
+    const callback = args.find((arg) => typeof arg === 'function');
+    return callback ? connect.call(this, guarded, callback) : connect.call(this, guarded);
+  } as typeof Socket.prototype.connect;
 
 afterEach(() => {
   const addresses = takeDenied();

@@ -73,6 +73,8 @@ export interface Overrides {
   validateResponses?: boolean;
   /** False: no payout rail, bank reconciliation or count folding in this server (a test that counts one request's statements). */
   backgroundJobs?: boolean;
+  /** The embedded database starts from this dump of a data directory (PGlite's `dumpDataDir`), not an empty one: tests start from one migrated snapshot. */
+  embeddedSnapshot?: Blob;
 }
 
 export interface Runtime {
@@ -104,7 +106,9 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
   const unlock = config.databaseUrl || inMemory ? null : await lockDataDir(config.dataDir);
   try {
     const db = await openDatabase(
-      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir },
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir, snapshot: overrides.embeddedSnapshot },
     ).catch((error: unknown) => {
       if (!(error instanceof DatabaseUnreachableError)) throw error;
       throw new ConfigError(`DATABASE_URL: the database at ${maskedUrl(config.databaseUrl ?? '')} cannot be reached (${error.message}).`);

@@ -1,20 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/main.js';
+import { runCli } from './support/cli-process.js';
 import { apiClient } from './support/http.js';
 
-const run = promisify(execFile);
-const root = new URL('../..', import.meta.url).pathname;
 const dataDir = join(mkdtempSync(join(tmpdir(), 'pqr-cli-keys-')), 'pglite');
-const env = { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+const env = { DATA_DIR: dataDir };
 
 /** The CLI as an operator runs it (against DATABASE_URL when set, else a private embedded data directory). */
-const cli = async (...args: string[]): Promise<string> => (await run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env })).stdout;
+const cli = async (...args: string[]): Promise<string> => (await runCli(args, env)).stdout;
 const refusal = (...args: string[]): Promise<{ code: number; stderr: string }> =>
   cli(...args).then(
     () => ({ code: 0, stderr: '' }),

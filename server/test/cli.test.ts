@@ -12,7 +12,7 @@ const root = new URL('../..', import.meta.url).pathname;
 
 /** The CLI as an operator runs it, against a private embedded data directory (or DATABASE_URL when set). */
 function cli(args: string[], env: Record<string, string>) {
-  return run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+  return run('node', ['--import', 'tsx', 'server/src/cli/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
 }
 
 // Each case starts Node processes (tsx, PGlite): allow for a busy machine.

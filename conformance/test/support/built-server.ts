@@ -45,7 +45,7 @@ export async function startBuiltServer(options: { privateWebhookUrls?: boolean }
       [
         '--import',
         'tsx',
-        'server/src/cli.ts',
+        'server/src/cli/cli.ts',
         'merchants',
         'create',
         '--name',

@@ -10,6 +10,7 @@ import { parsePermissions } from '../../../server/src/domain/permissions.js';
 import { bangkokMonthOf } from '../../../server/src/domain/statement.js';
 import { loadConfig } from '../../../server/src/config.js';
 import { startServer, type RunningServer } from '../../../server/src/main.js';
+import { migratedSnapshot } from '../../../server/test/support/migrated-start.js';
 import type { ManualClock, Target } from '../../src/target.js';
 
 export interface Service {
@@ -85,6 +86,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const running = await startServer(config, {
     clock: options.clock,
     validateResponses: false,
+    embeddedSnapshot: migratedSnapshot(),
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
   const { services } = running.runtime;

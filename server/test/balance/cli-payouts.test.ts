@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { runCli } from '../support/cli-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const root = new URL('../../..', import.meta.url).pathname;
 
 /** The operator's CLI as a process: its exit code is the contract with scripts that drive it. */
 function cli(args: string[], env: Record<string, string>) {
-  return run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+  return runCli(args, env);
 }
 const exitOf = (promise: Promise<unknown>) =>
   promise.then(() => ({ code: 0, stderr: '' })).catch((error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPayoutCommand } from '../../src/cli-payouts.js';
+import { runPayoutCommand } from '../../src/cli/payouts.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { apiClient } from '../support/http.js';
 import { paid, payoutAccount } from './fixtures.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNewPayment } from '../../src/app/payment-state.js';
-import { runPayoutCommand } from '../../src/cli-payouts.js';
+import { runPayoutCommand } from '../../src/cli/payouts.js';
 import type { Payment } from '../../src/domain/payment.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';

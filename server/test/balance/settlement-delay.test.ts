@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleMaturedCredits } from '../../src/app/ledger.js';
-import { runPayoutCommand } from '../../src/cli-payouts.js';
+import { runPayoutCommand } from '../../src/cli/payouts.js';
 import { apiClient, expectEnvelope } from '../support/http.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { manualClock, type TestServer } from '../support/test-server.js';

@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { runCli } from '../support/cli-process.js';
 import { afterAll, expect, it } from 'vitest';
 import { durableDatabase } from '../webhooks/fixtures.js';
 import { startLiveBank } from '../support/bank.js';
 
-const run = promisify(execFile);
-const root = new URL('../../..', import.meta.url).pathname;
-const cli = (args: string[], env: Record<string, string>) =>
-  run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env);
 const exitOf = (promise: Promise<{ stdout: string }>) =>
   promise
     .then(({ stdout }) => ({ code: 0, stdout, stderr: '' }))

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayRequest } from '../../../scripts/bank-simulator/simulator.js';
-import { runPayoutCommand } from '../../src/cli-payouts.js';
+import { runPayoutCommand } from '../../src/cli/payouts.js';
 import { balanceOf, ledgerOf } from '../balance/fixtures.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { expectEnvelope } from '../support/http.js';

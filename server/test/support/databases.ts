@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/adapters/postgres/database.js';
+import { migratedSnapshot } from './migrated-start.js';
 import { freshPostgresDatabase } from './test-server.js';
 
 /** The schema of a database the v1.1 release made, with the migrations it recorded (pg_dump of PostgreSQL 15). */
@@ -38,13 +39,16 @@ export async function openV11Database(rows = ''): Promise<OpenedDatabase> {
   return { db, close: async () => (await db.close(), rmSync(dataDir, { recursive: true, force: true })) };
 }
 
-/** A fresh database opened by today's code, of the kind the tests run on. */
-export async function openFreshDatabase(): Promise<OpenedDatabase> {
+/**
+ * A fresh database opened by today's code, of the kind the tests run on: a copy of the run's migrated one, or with
+ * `fromZero` (the tests about migrations) an empty one that every migration runs on.
+ */
+export async function openFreshDatabase({ fromZero = false }: { fromZero?: boolean } = {}): Promise<OpenedDatabase> {
   if (process.env.DATABASE_URL) {
-    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
+    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL, { migrated: !fromZero });
     const db = await openDatabase({ kind: 'postgres', url: fresh.url });
     return { db, close: async () => (await db.close(), await fresh.drop()) };
   }
-  const db = await openDatabase({ kind: 'embedded', dataDir: null });
+  const db = await openDatabase({ kind: 'embedded', dataDir: null, snapshot: fromZero ? undefined : migratedSnapshot() });
   return { db, close: () => db.close() };
 }

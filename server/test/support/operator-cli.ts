@@ -1,14 +1,9 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
+import { runCli } from './cli-process.js';
+import { createTestDatabase } from './migrated-start.js';
 import type { PayoutAccount } from '../../src/domain/payout-account.js';
-
-const run = promisify(execFile);
-const root = new URL('../../..', import.meta.url).pathname;
 
 export interface CliResult {
   code: number;
@@ -26,42 +21,26 @@ export interface OperatorCli {
   drop(): Promise<void>;
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-}
-
 /** The operator's CLI against a private data directory, or a scratch PostgreSQL database when DATABASE_URL is set (unless `embedded`). */
 export async function operatorCli(prefix: string, options: { embedded?: boolean } = {}): Promise<OperatorCli> {
   const env: Record<string, string> = { DATA_DIR: join(mkdtempSync(join(tmpdir(), prefix)), 'pglite'), DATABASE_URL: '' };
-  const scratch = `pqr_test_cli_${randomBytes(5).toString('hex')}`;
-  const postgres = Boolean(process.env.DATABASE_URL) && !options.embedded;
-  if (postgres) {
-    await admin(`CREATE DATABASE ${scratch}`);
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${scratch}`;
-    env.DATABASE_URL = url.toString();
-  }
-  const runCli = async (args: string[], extra: Record<string, string> = {}): Promise<CliResult> => {
-    const { stdout, stderr } = await run('node', ['--import', 'tsx', 'server/src/cli.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env, ...extra },
-    });
+  const postgres = process.env.DATABASE_URL && !options.embedded ? await createTestDatabase(process.env.DATABASE_URL, { migrated: true, kind: 'cli' }) : null;
+  if (postgres) env.DATABASE_URL = postgres.url;
+  const call = async (args: string[], extra: Record<string, string> = {}): Promise<CliResult> => {
+    const { stdout, stderr } = await runCli(args, { ...env, ...extra });
     return { code: 0, stdout, stderr };
   };
   return {
     env,
-    run: runCli,
+    run: call,
     exit: (args, extra) =>
-      runCli(args, extra).catch((error: { code: number; stdout: string; stderr: string }) => ({
+      call(args, extra).catch((error: { code: number; stdout: string; stderr: string }) => ({
         code: error.code,
         stdout: error.stdout,
         stderr: error.stderr,
       })),
     async drop() {
-      if (postgres) await admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+      await postgres?.drop();
     },
   };
 }

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { createApiKey } from '../../src/app/api-keys.js';
 import { createMerchant } from '../../src/app/merchants.js';
@@ -12,6 +10,7 @@ import { startServer, type RunningServer } from '../../src/main.js';
 import type { CustomerBank } from '../../src/ports/bank.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { apiClient, type ApiClient } from './http.js';
+import { createTestDatabase, migratedSnapshot } from './migrated-start.js';
 import { sharedByFile } from './shared-by-file.js';
 
 /** A clock the test moves by hand. */
@@ -20,24 +19,12 @@ export function manualClock(start = new Date()): Clock & { advance(ms: number): 
   return { now: () => new Date(now), advance: (ms) => void (now += ms), set: (date) => void (now = date.getTime()) };
 }
 
-/** On PostgreSQL each test server gets a database of its own, so no test can disturb another's rows. */
-export async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `pqr_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const fresh = new URL(url);
-  fresh.pathname = `/${name}`;
-  return {
-    url: fresh.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+/**
+ * On PostgreSQL each test server gets a database of its own, so no test can disturb another's rows: empty, or with
+ * `migrated` a copy of the run's migrated template (./migrated-start.ts). The run's global teardown drops it, or `drop`.
+ */
+export async function freshPostgresDatabase(url: string, options: { migrated?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+  return createTestDatabase(url, { migrated: options.migrated ?? false });
 }
 
 export interface TestServer {
@@ -76,7 +63,7 @@ export interface TestServerOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   // A test that names its own DATABASE_URL (servers it made) needs no database on the shared one.
-  const postgres = process.env.DATABASE_URL && !options.env?.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const postgres = process.env.DATABASE_URL && !options.env?.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL, { migrated: true }) : null;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -93,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     bank: options.bank,
     validateResponses: options.validateResponses ?? true,
     backgroundJobs: options.backgroundJobs,
+    embeddedSnapshot: migratedSnapshot(),
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
   return {

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { databaseHosts } from './hosts.js';
@@ -8,7 +9,10 @@ import { multiHostClient, type MultiHostClient } from './multi-host-client.js';
 // COUNT(*) is bigint; every count we read fits in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'embedded'; dataDir: string | null }; // null: in memory (tests)
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  /** dataDir null: in memory (tests). `snapshot`: a data directory PGlite dumped (`dumpDataDir`) that a new database starts from, instead of an empty one. */
+  | { kind: 'embedded'; dataDir: string | null; snapshot?: Blob };
 
 export interface Database {
   knex: Knex;
@@ -31,7 +35,7 @@ function reasonOf(error: unknown): string {
 
 /** Opens PostgreSQL through `pg`, or the embedded PGlite, and brings the schema up to date. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const database = target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : await openEmbedded(target.dataDir);
+  const database = target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : await openEmbedded(target.dataDir, target.snapshot);
   try {
     if (database.kind === 'postgres') await reachable(database.knex);
     await migrateToLatest(database.knex, database.kind === 'postgres');
@@ -91,12 +95,18 @@ function openPostgres(url: string, poolSize: number): Database {
   };
 }
 
-async function openEmbedded(dataDir: string | null): Promise<Database> {
+async function openEmbedded(dataDir: string | null, snapshot: Blob | undefined): Promise<Database> {
+  // A data directory made before keeps its data; a new one starts from the snapshot when there is one.
+  const startsFromSnapshot = snapshot && !(dataDir && existsSync(join(dataDir, 'PG_VERSION')));
   const knex = knexFactory({
     // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite in memory.
     client: (await import('knex-pglite')).default,
     dialect: 'postgres',
-    connection: dataDir ? { filename: ensureDir(dataDir) } : {},
+    connection: startsFromSnapshot
+      ? { pglite: new (await import('@electric-sql/pglite')).PGlite({ dataDir: dataDir ? ensureDir(dataDir) : undefined, loadDataDir: snapshot }) }
+      : dataDir
+        ? { filename: ensureDir(dataDir) }
+        : {},
   } as Knex.Config);
   return {
     knex,

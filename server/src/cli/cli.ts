@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util';
-import { createMerchant } from './app/merchants.js';
-import { BANK_USAGE, isBankCommand, runBankCommand } from './cli-bank.js';
-import { ApiKeyAdminError } from './app/api-keys.js';
-import { checkKeysCommand, KEYS_USAGE, runKeysCommand } from './cli-keys.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { displayNameProblem } from './domain/display-name.js';
-import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from './domain/promptpay-payload.js';
-import { openRuntime, runEntryPoint } from './main.js';
-import { isUsersCommand, runUsersCommand, USERS_USAGE } from './cli-users.js';
-import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './cli-reports.js';
-import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './cli-payouts.js';
+import { createMerchant } from '../app/merchants.js';
+import { BANK_USAGE, isBankCommand, runBankCommand } from './bank.js';
+import { ApiKeyAdminError } from '../app/api-keys.js';
+import { checkKeysCommand, KEYS_USAGE, runKeysCommand } from './keys.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { displayNameProblem } from '../domain/display-name.js';
+import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from '../domain/promptpay-payload.js';
+import { openRuntime, runEntryPoint } from '../main.js';
+import { isUsersCommand, runUsersCommand, USERS_USAGE } from './users.js';
+import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './reports.js';
+import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './payouts.js';
 
 const USAGE = `usage: npm run cli -- merchants create --name NAME [--promptpay-id ID | --biller-id ID] [--live] [--json]
          [--bank-code CODE --account-number DIGITS --account-name NAME] [--fee-bps N]

@@ -1,11 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { setFeeBps, setPayoutAccount } from './app/merchants.js';
-import { exportLiveTransfers, markTransfer } from './app/payouts.js';
-import type { Services } from './app/services.js';
-import { ConfigError } from './config.js';
-import { assertFeeBps } from './domain/balance.js';
-import { payoutAccountProblem, type PayoutAccount } from './domain/payout-account.js';
+import { setFeeBps, setPayoutAccount } from '../app/merchants.js';
+import { exportLiveTransfers, markTransfer } from '../app/payouts.js';
+import type { Services } from '../app/services.js';
+import { ConfigError } from '../config.js';
+import { assertFeeBps } from '../domain/balance.js';
+import { payoutAccountProblem, type PayoutAccount } from '../domain/payout-account.js';
 
 export const PAYOUT_USAGE = `       npm run cli -- merchants payout-account --merchant ID --bank-code CODE --account-number DIGITS --account-name NAME
        npm run cli -- merchants fees --merchant ID --fee-bps N

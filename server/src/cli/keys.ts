@@ -1,10 +1,10 @@
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from './app/api-keys.js';
-import type { Services } from './app/services.js';
-import { ConfigError, parseDuration } from './config.js';
-import type { ApiKeyRecord } from './domain/api-key.js';
-import { operatorContext } from './domain/audit.js';
-import { DomainError } from './domain/errors.js';
-import { parsePermissions, type Permission } from './domain/permissions.js';
+import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from '../app/api-keys.js';
+import type { Services } from '../app/services.js';
+import { ConfigError, parseDuration } from '../config.js';
+import type { ApiKeyRecord } from '../domain/api-key.js';
+import { operatorContext } from '../domain/audit.js';
+import { DomainError } from '../domain/errors.js';
+import { parsePermissions, type Permission } from '../domain/permissions.js';
 
 export const KEYS_USAGE = `       npm run cli -- keys create --merchant ID [--permissions qr_codes:write,payments:read] [--json]
        npm run cli -- keys roll --merchant ID [--expire-old-in 24h] [--json]

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { invitationUrl } from './adapters/dashboard/urls.js';
-import { inviteAsOperator } from './app/invitations.js';
-import type { Services } from './app/services.js';
-import { ConfigError } from './config.js';
-import { AccountError } from './domain/account-errors.js';
-import { roles } from './domain/permissions.js';
+import { invitationUrl } from '../adapters/dashboard/urls.js';
+import { inviteAsOperator } from '../app/invitations.js';
+import type { Services } from '../app/services.js';
+import { ConfigError } from '../config.js';
+import { AccountError } from '../domain/account-errors.js';
+import { roles } from '../domain/permissions.js';
 
 export const USERS_USAGE = `       npm run cli -- users invite --merchant ID --email E --role ROLE [--json]
 

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import type { Services } from './app/services.js';
-import { issueTaxInvoices, setTaxDetails } from './app/tax-invoices.js';
-import { ConfigError } from './config.js';
-import { operatorContext } from './domain/audit.js';
-import { DomainError } from './domain/errors.js';
-import { HEAD_OFFICE } from './domain/tax-invoice.js';
+import type { Services } from '../app/services.js';
+import { issueTaxInvoices, setTaxDetails } from '../app/tax-invoices.js';
+import { ConfigError } from '../config.js';
+import { operatorContext } from '../domain/audit.js';
+import { DomainError } from '../domain/errors.js';
+import { HEAD_OFFICE } from '../domain/tax-invoice.js';
 
 export const REPORTS_USAGE = `       npm run cli -- merchants tax-details --merchant ID --tax-id DIGITS --address TEXT [--branch 00000]
        npm run cli -- reports issue --month YYYY-MM [--json]

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import type { Services } from './app/services.js';
-import { countUnmatchedBankTransactions, listUnmatchedBankTransactions, resolveUnmatchedMoney, returnUnmatchedMoney } from './app/unmatched-money.js';
-import { ConfigError } from './config.js';
-import { isOpen, type UnmatchedBankTransaction } from './domain/bank-transaction.js';
+import type { Services } from '../app/services.js';
+import { countUnmatchedBankTransactions, listUnmatchedBankTransactions, resolveUnmatchedMoney, returnUnmatchedMoney } from '../app/unmatched-money.js';
+import { ConfigError } from '../config.js';
+import { isOpen, type UnmatchedBankTransaction } from '../domain/bank-transaction.js';
 
 export const BANK_USAGE = `       npm run cli -- bank unmatched [--all] [--json]
        npm run cli -- bank unmatched return btx_...
