@@ -44,7 +44,6 @@ export async function statementPdf(s: Services, merchant: Merchant, month: strin
   return first;
 }
 
-
 /** The most entries one ledger file holds: a spreadsheet's comfort, and a bound on one request's work. */
 export const LEDGER_FILE_MAX_ROWS = 100_000;
 const LEDGER_FILE_PART = 1_000;
