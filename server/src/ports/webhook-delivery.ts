@@ -50,8 +50,8 @@ export interface DeliveryQueue {
   /**
    * Takes up to `limit` due deliveries of active webhooks, skipping rows other dispatchers are taking, and leases each
    * for `leaseMs`: while leased, no other attempt of it starts. A claim not settled within the lease (its dispatcher
-   * died) becomes due again, as a new attempt. With `share`, no merchant ends up with more than its share in flight
-   * (the oldest due deliveries of the others are taken first).
+   * died) becomes due again, as a new attempt. Merchants take turns (each one's oldest due delivery, then each one's
+   * next), so no merchant's backlog delays another's; with `share`, no merchant ends up with more than its share in flight.
    */
   claimDue(now: Date, limit: number, leaseMs: number, share?: MerchantShare): Promise<ClaimedDelivery[]>;
   /**

@@ -1,5 +1,6 @@
 // The drawing of a QR code image, in plain JavaScript: the worker threads of qr-image-pool.ts load this file as it
 // is (from the sources, under tsx or vitest, and from the bundle alike), and qr-image.ts calls it directly.
+import { Buffer } from 'node:buffer';
 import QRCode from 'qrcode';
 
 const QR_OPTIONS = { errorCorrectionLevel: 'M', margin: 2 };

@@ -43,7 +43,10 @@ const DUE = `d.status = 'pending' AND d.next_attempt_at <= :now AND (d.leased_un
  *
  * Merchants first, then rows: each merchant with due deliveries offers its oldest ones, as many as its share has room
  * for, and the slots go round the merchants (every merchant's oldest, then every merchant's second oldest, ...). A
- * merchant's backlog, however long and old, never fills the claim another merchant's due delivery needs.
+ * merchant's backlog, however long and old, never fills the claim another merchant's due delivery needs. Rows offered
+ * beyond `limit` stay locked only for this statement. No step reads past a merchant's backlog, and none relies on
+ * planner statistics (the embedded database has none): the offers are materialised once, and the update finds its
+ * rows by primary key.
  */
 const CLAIM_DUE = `
 WITH RECURSIVE ${PENDING_MERCHANTS}, busy AS (
