@@ -1,5 +1,5 @@
 import type { DailyTotal } from '../../ports/repositories.js';
-import { formatBaht } from './money-format.js';
+import { formatBaht } from '../pages/people-formats.js';
 
 const WIDTH = 480;
 const HEIGHT = 180;

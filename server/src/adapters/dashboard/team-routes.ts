@@ -6,12 +6,11 @@ import { roles } from '../../domain/permissions.js';
 import { expectedOrigin } from './csrf.js';
 import { field, refusalOf } from './forms.js';
 import { commonView, renderTemplate, sendPage } from './layout.js';
+import { formatDate } from '../pages/people-formats.js';
 import { fill } from './messages.js';
 import { clientOf, signedIn } from './request-context.js';
 import { requireAbility } from './session.js';
 import { invitationUrl } from './urls.js';
-
-const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The team of the merchant: invite (the URL is shown to pass on), change roles, remove; owners and admins only. */
 export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
@@ -24,7 +23,7 @@ export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
     extra: { notice?: string; error?: string; status?: number; invitationUrl?: string; invitedEmail?: string } = {},
   ) {
     const context = signedIn(req);
-    const { t } = commonView(req);
+    const { t, lang } = commonView(req);
     const { members, invitations } = await listTeam(s, context.merchant.id);
     // Admins are offered only what they may do; the domain refuses the rest anyway.
     const assignable = roles.filter((role) => role !== 'owner' || context.membership.role === 'owner');
@@ -39,7 +38,7 @@ export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
           userId: member.userId,
           email: member.email,
           roleName: t.roles[member.role],
-          since: day(member.createdAt),
+          since: formatDate(lang, member.createdAt),
           you: member.userId === context.user.id,
           touchable,
           roleOptions: roleOptions(member.role),
@@ -52,7 +51,7 @@ export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
         id: invitation.id,
         email: invitation.email,
         roleName: t.roles[invitation.role],
-        expires: day(invitation.expiresAt),
+        expires: formatDate(lang, invitation.expiresAt),
       })),
     });
     sendPage(req, res, { title: t.team.title, active: 'team', body, status: extra.status });
