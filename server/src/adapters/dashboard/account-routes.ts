@@ -6,6 +6,7 @@ import { field, refusalOf } from './forms.js';
 import { commonView, renderTemplate, sendPage } from './layout.js';
 import { formatDateTime } from '../pages/people-formats.js';
 import { fill } from './messages.js';
+import { recoveryCodesView } from './recovery-codes-view.js';
 import { clientOf, signedIn } from './request-context.js';
 import { groupedSecret, totpQrSvg } from './totp-qr.js';
 
@@ -29,7 +30,7 @@ export function accountRoutes(s: Services): Router {
       others: sessions.length > 1,
       notice: extra.notice ?? null,
       error: extra.error ?? null,
-      codes: extra.codes ?? null,
+      recovery: extra.codes ? recoveryCodesView(t, context.user.email, extra.codes) : null,
     });
     sendPage(req, res, { title: t.account.title, active: 'account', body, status: extra.status });
   }
