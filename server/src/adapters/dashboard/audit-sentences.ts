@@ -43,7 +43,7 @@ const sentences: Record<PageLanguage, Record<AuditAction, Sentence>> = {
     webhook_secret_rotated: () => 'เปลี่ยนรหัสลับของเว็บฮุก',
     webhook_test_sent: () => 'ส่งเว็บฮุกทดสอบ',
     delivery_retried: () => 'ส่งเว็บฮุกซ้ำ',
-    test_payment_completed: (d) => `ทดสอบ: ทำให้รายการ${d.text('outcome') === 'succeeded' ? 'สำเร็จ' : d.text('outcome') === 'failed' ? 'ไม่สำเร็จ' : 'หมดอายุ'}`,
+    test_payment_completed: (d) => `ตัวช่วยทดสอบ: ทำให้รายการ${d.text('outcome') === 'succeeded' ? 'สำเร็จ' : d.text('outcome') === 'failed' ? 'ไม่สำเร็จ' : 'หมดอายุ'}`,
     tax_invoice_issued: (d) => `ออกใบกำกับภาษี ${d.text('serial')} ยอด ${d.baht('total')}`,
   },
   en: {
@@ -70,7 +70,7 @@ const sentences: Record<PageLanguage, Record<AuditAction, Sentence>> = {
     webhook_secret_rotated: () => 'Webhook secret rotated',
     webhook_test_sent: () => 'Test webhook sent',
     delivery_retried: () => 'Webhook delivery retried',
-    test_payment_completed: (d) => `Test: payment made ${d.text('outcome') === 'succeeded' ? 'succeeded' : d.text('outcome') === 'failed' ? 'failed' : 'expired'}`,
+    test_payment_completed: (d) => `Test helper: payment marked ${d.text('outcome')}`,
     tax_invoice_issued: (d) => `Tax invoice ${d.text('serial')} of ${d.baht('total')} issued`,
   },
 };
