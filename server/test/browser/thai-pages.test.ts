@@ -125,7 +125,12 @@ describe('the pages Thai all the way, on a phone', { timeout: 180_000 }, () => {
       [pay, '#reference'],
       [events.page, '#events pre.json'],
     ] as const) {
-      expect(await page.locator(selector).first().evaluate((e) => getComputedStyle(e).fontFamily)).toMatch(/monospace/);
+      expect(
+        await page
+          .locator(selector)
+          .first()
+          .evaluate((e) => getComputedStyle(e).fontFamily),
+      ).toMatch(/monospace/);
       const { own, body, thai } = await thaiWidths(page, selector);
       expect(thai.length, selector).toBeGreaterThan(0);
       expect(Math.abs(own - body), `${selector}: ${own} against ${body}`).toBeLessThan(0.5);

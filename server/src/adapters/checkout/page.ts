@@ -10,7 +10,6 @@ const notFoundTemplate = template('not-found');
 Mustache.parse(pageTemplate);
 Mustache.parse(notFoundTemplate);
 
-
 const remaining = (expiresAt: Date, now: Date): string => {
   const seconds = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;

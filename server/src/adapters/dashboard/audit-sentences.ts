@@ -43,7 +43,8 @@ const sentences: Record<PageLanguage, Record<AuditAction, Sentence>> = {
     webhook_secret_rotated: () => 'เปลี่ยนรหัสลับของเว็บฮุก',
     webhook_test_sent: () => 'ส่งเว็บฮุกทดสอบ',
     delivery_retried: () => 'ส่งเว็บฮุกซ้ำ',
-    test_payment_completed: (d) => `ตัวช่วยทดสอบ: ทำให้รายการ${d.text('outcome') === 'succeeded' ? 'สำเร็จ' : d.text('outcome') === 'failed' ? 'ไม่สำเร็จ' : 'หมดอายุ'}`,
+    test_payment_completed: (d) =>
+      `ตัวช่วยทดสอบ: ทำให้รายการ${d.text('outcome') === 'succeeded' ? 'สำเร็จ' : d.text('outcome') === 'failed' ? 'ไม่สำเร็จ' : 'หมดอายุ'}`,
     tax_invoice_issued: (d) => `ออกใบกำกับภาษี ${d.text('serial')} ยอด ${d.baht('total')}`,
   },
   en: {

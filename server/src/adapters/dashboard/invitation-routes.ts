@@ -89,7 +89,10 @@ export function invitationRoutes(s: Services, cookies: DashboardCookies): Router
       const { t } = commonView(req);
       // The codes are in this answer only: never stored readable, never shown again.
       res.set('Cache-Control', 'no-store');
-      sendPublicPage(req, res, { title: t.invitation.title, body: renderTemplate(req, 'invitation-done', { recovery: recoveryCodesView(t, accepted.user.email, accepted.recoveryCodes) }) });
+      sendPublicPage(req, res, {
+        title: t.invitation.title,
+        body: renderTemplate(req, 'invitation-done', { recovery: recoveryCodesView(t, accepted.user.email, accepted.recoveryCodes) }),
+      });
     } catch (error) {
       await show(req, res, invitation, refusalOf(req, error));
     }

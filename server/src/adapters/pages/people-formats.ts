@@ -9,8 +9,24 @@ const BANGKOK = 'Asia/Bangkok';
 
 // en-US for the English month names: en-GB writes September `Sept`; the parts are put in the same order for both.
 const dateTimeFormats: Record<PageLanguage, Intl.DateTimeFormat> = {
-  th: new Intl.DateTimeFormat('th-TH-u-ca-buddhist', { timeZone: BANGKOK, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
-  en: new Intl.DateTimeFormat('en-US', { timeZone: BANGKOK, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+  th: new Intl.DateTimeFormat('th-TH-u-ca-buddhist', {
+    timeZone: BANGKOK,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }),
+  en: new Intl.DateTimeFormat('en-US', {
+    timeZone: BANGKOK,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }),
 };
 
 function partsOf(lang: PageLanguage, at: Date): Record<'day' | 'month' | 'year' | 'hour' | 'minute', string> {
