@@ -49,7 +49,8 @@ async function thaiWidths(page: Page, selector: string, family?: string): Promis
   return page.evaluate(
     async ([selector, family]) => {
       const isThai = (c: string) => /[\u0E00-\u0E7F]/.test(c);
-      const element = [...document.querySelectorAll(selector!)].find((e) => [...(e.textContent ?? '')].some(isThai)) ?? document.querySelector(selector!)!;
+      const element =
+        Array.from(document.querySelectorAll(selector!)).find((e) => [...(e.textContent ?? '')].some(isThai)) ?? document.querySelector(selector!)!;
       const thai = [...(element.textContent ?? '')].filter(isThai).join('');
       const probe = (parent: Element, style: (span: HTMLSpanElement) => void) => {
         const span = document.createElement('span');
@@ -171,7 +172,7 @@ describe('the pages Thai all the way, on a phone', { timeout: 180_000 }, () => {
     expect(await page.locator('#role-explanations [data-role="viewer"]').innerText()).not.toContain('คืนเงินให้ลูกค้า');
     expect(await page.getByRole('button', { name: 'นำออก' }).count()).toBe(0);
     expect(await page.locator('.only-owner').count()).toBe(1);
-    await screenshot(page, 'dashboard-team-th-mobile', { docs: true });
+    await screenshot(page, 'dashboard-team-roles-th-mobile');
     expect(traffic.errors).toEqual([]);
     await context.close();
   });

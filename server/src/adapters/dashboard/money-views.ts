@@ -34,7 +34,7 @@ export const homeView = (t: MoneyWords, figures: HomeFigures) => ({
   lastCount: fill(t.paymentsCount, { count: figures.lastDays.count }),
   caption: t.latest,
   rows: figures.latest.map((p) => paymentRow(t, p)),
-  chart: dailyChart(figures.days),
+  chart: dailyChart(t.lang, figures.days),
   days: figures.days.map((d) => ({ date: formatCalendarDate(t.lang, d.date), count: d.count, amount: formatBaht(d.amount) })),
 });
 

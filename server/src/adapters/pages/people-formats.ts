@@ -46,8 +46,11 @@ export function formatDate(lang: PageLanguage, at: Date): string {
   return `${p.day} ${p.month} ${p.year}`;
 }
 
-/** A Bangkok calendar day written `2026-11-27`, as people read it. */
-export const formatCalendarDate = (lang: PageLanguage, day: string): string => formatDate(lang, new Date(`${day}T12:00:00+07:00`));
+/** A Bangkok calendar day written `2026-11-27`, as people read it (`27 พ.ย. 2569`; `27 พ.ย.` without its year). */
+export function formatCalendarDate(lang: PageLanguage, day: string, options: { year: boolean } = { year: true }): string {
+  const p = partsOf(lang, new Date(`${day}T12:00:00+07:00`));
+  return options.year ? `${p.day} ${p.month} ${p.year}` : `${p.day} ${p.month}`;
+}
 
 /** Satang as people read it: ฿1,500.00 (a minus sign in front of a debit). */
 export function formatBaht(satang: number): string {
