@@ -154,7 +154,18 @@ describe('the pages Thai all the way, on a phone', { timeout: 180_000 }, () => {
     expect(await row.locator('.row-link').textContent()).toBe('โต๊ะ 7');
     // A tap (a touch, as a thumb does) on the amount, far from the link; then on the time, at the row's other end.
     const tapOn = async (cell: string) => {
-      const { x, y, width, height } = (await row.locator(cell).boundingBox())!;
+      // The live region may be drawn again just then (its first fetch): measure the cell as it is once found.
+      let box: { x: number; y: number; width: number; height: number } | null = null;
+      await expect
+        .poll(
+          async () =>
+            (box = await row
+              .locator(cell)
+              .boundingBox()
+              .catch(() => null)),
+        )
+        .not.toBeNull();
+      const { x, y, width, height } = box!;
       await page.touchscreen.tap(x + width / 2, y + height / 2);
       await page.waitForURL(new RegExp(`/dashboard/payments/${reference.payment_id}$`));
     };
