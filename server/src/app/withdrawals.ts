@@ -27,7 +27,9 @@ export async function createWithdrawal(
   context: AuditContext,
 ): Promise<Withdrawal> {
   if (!Number.isSafeInteger(request.amount) || request.amount < MIN_WITHDRAWAL) {
-    throw new DomainError('invalid_amount', `A withdrawal is at least ${MIN_WITHDRAWAL} satang (1 THB); got ${request.amount}.`, 'amount');
+    throw new DomainError('invalid_amount', `A withdrawal is at least ${MIN_WITHDRAWAL} satang (1 THB); got ${request.amount}.`, 'amount', {
+      minimum: MIN_WITHDRAWAL,
+    });
   }
   // Read in the transaction: the operator may have set the account after this merchant's key was cached.
   const destination = (await tx.merchants.findById(merchant.id))?.payoutAccount;

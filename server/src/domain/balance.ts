@@ -78,7 +78,7 @@ export function mature(totals: BalanceTotals, maturedRemaining: Satang): Balance
 }
 
 const insufficient = (amount: Satang, what: string, has: Satang) =>
-  new DomainError('insufficient_funds', `The balance cannot cover ${amount} satang: ${what} is ${has} satang.`, 'amount');
+  new DomainError('insufficient_funds', `The balance cannot cover ${amount} satang: ${what} is ${has} satang.`, 'amount', { amount, covered: has });
 
 const assertCovered = (totals: BalanceTotals, amount: Satang) => {
   const total = totals.available + totals.pending;

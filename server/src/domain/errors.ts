@@ -40,11 +40,15 @@ export const errorCodes = [
 
 export type ErrorCode = (typeof errorCodes)[number];
 
+/** The figures of a refusal (satang, counts), for a page to say it in its own words: `{ refundable: 129900 }`. */
+export type ErrorDetails = Readonly<Record<string, number>>;
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly param?: string,
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
     this.name = 'DomainError';

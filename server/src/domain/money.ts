@@ -10,7 +10,10 @@ export type Currency = typeof CURRENCY;
 
 export function assertChargeable(amount: Satang): void {
   if (!Number.isSafeInteger(amount) || amount < MIN_CHARGE || amount > MAX_CHARGE) {
-    throw new DomainError('invalid_amount', `amount must be between ${MIN_CHARGE} and ${MAX_CHARGE} satang (1 to 2,000,000 THB); got ${amount}.`, 'amount');
+    throw new DomainError('invalid_amount', `amount must be between ${MIN_CHARGE} and ${MAX_CHARGE} satang (1 to 2,000,000 THB); got ${amount}.`, 'amount', {
+      minimum: MIN_CHARGE,
+      maximum: MAX_CHARGE,
+    });
   }
 }
 

@@ -28,7 +28,9 @@ export function refundAmountFor(payment: Payment, requested: Satang | undefined)
   const refundable = refundableAmount(payment);
   const amount = requested ?? refundable;
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > refundable) {
-    throw new DomainError('invalid_amount', `Refund amount must be between 1 and ${refundable} satang (what is still refundable); got ${amount}.`, 'amount');
+    throw new DomainError('invalid_amount', `Refund amount must be between 1 and ${refundable} satang (what is still refundable); got ${amount}.`, 'amount', {
+      refundable,
+    });
   }
   return amount;
 }

@@ -56,7 +56,7 @@ describe('the Reports page', () => {
   it("shows the month's statement and offers the same CSV, settlement file and tax invoice bytes as the API", async () => {
     const page = decodeHtml((await owner.client.get(`/dashboard/reports?month=${month}`)).text);
     const statement = (await api.get(`/reports/statements/${month}`)).body;
-    const bahtOf = (satang: number) => `${Math.floor(satang / 100).toLocaleString('en-US')}.${String(satang % 100).padStart(2, '0')}`;
+    const bahtOf = (satang: number) => `฿${Math.floor(satang / 100).toLocaleString('en-US')}.${String(satang % 100).padStart(2, '0')}`;
     expect(statement.payments.gross).toBe(52_345);
     expect(page).toContain(`<td class="number">${bahtOf(statement.payments.gross)}</td>`);
     expect(page).toContain(`<td class="number">${bahtOf(statement.closing_balance)}</td>`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../src/domain/permissions.js';
+import { roleMay, roles, type Role } from '../../src/domain/permissions.js';
 import { dashboardMember, decodeHtml, type DashboardMember } from '../support/dashboard.js';
 import { usingTestServer } from '../support/test-server.js';
 
@@ -85,8 +85,12 @@ describe('the Team page', () => {
     expect((await team(merchantId))[members.admin.email]).toBe('owner');
   });
 
-  it('keeps at least one owner', async () => {
+  it('keeps at least one owner: the page offers the only owner no remove nor role change, and the server refuses them', async () => {
     const owner = await dashboardMember(server, { role: 'owner' });
+    const alone = decodeHtml((await owner.client.get('/dashboard/team?lang=en')).text);
+    expect(alone).not.toContain(`/dashboard/team/members/${owner.userId}/remove`);
+    expect(alone).not.toContain(`/dashboard/team/members/${owner.userId}/role`);
+    expect(alone).toContain('The merchant’s only owner');
     const demoted = await owner.client.post(`/dashboard/team/members/${owner.userId}/role?lang=en`, { role: 'admin' });
     expect(demoted.status).toBe(422);
     expect(demoted.text).toContain('A merchant keeps at least one owner.');
@@ -94,8 +98,23 @@ describe('the Team page', () => {
     expect(await team(owner.merchantId)).toEqual({ [owner.email]: 'owner' });
 
     const second = await dashboardMember(server, { role: 'owner', merchantId: owner.merchantId });
+    const twoOwners = decodeHtml((await owner.client.get('/dashboard/team?lang=en')).text);
+    for (const member of [owner, second]) expect(twoOwners).toContain(`/dashboard/team/members/${member.userId}/remove`);
     expect((await owner.client.post(`/dashboard/team/members/${second.userId}/remove`)).status).toBe(200);
     expect((await owner.client.post(`/dashboard/team/members/${owner.userId}/remove`)).status).toBe(422);
+  });
+
+  it('says what each role may do, from the permission table', async () => {
+    const owner = await dashboardMember(server, { role: 'owner' });
+    const page = (await owner.client.get('/dashboard/team?lang=en')).text;
+    const explained = (role: Role) => new RegExp(`data-role="${role}"><dt>[^<]+</dt><dd><ul>(.*?)</ul>`).exec(page)?.[1] ?? '';
+    for (const role of roles) {
+      expect(explained(role), role).toContain('see payments');
+      expect(explained(role).includes('refund customers'), role).toBe(roleMay(role, 'refunds:write'));
+      expect(explained(role).includes('read the audit log'), role).toBe(roleMay(role, 'audit:read'));
+      expect(explained(role).includes('create and revoke API keys'), role).toBe(roleMay(role, 'api_keys:write'));
+    }
+    expect((await owner.client.get('/dashboard/team?lang=th')).text).toContain('<li>คืนเงินให้ลูกค้า</li>');
   });
 
   it('lets only one of two owners removing each other at the same moment succeed', async () => {

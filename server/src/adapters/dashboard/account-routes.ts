@@ -4,11 +4,11 @@ import { openSessions, signOutElsewhere } from '../../app/dashboard-sessions.js'
 import type { Services } from '../../app/services.js';
 import { field, refusalOf } from './forms.js';
 import { commonView, renderTemplate, sendPage } from './layout.js';
+import { formatDateTime } from '../pages/people-formats.js';
 import { fill } from './messages.js';
+import { recoveryCodesView } from './recovery-codes-view.js';
 import { clientOf, signedIn } from './request-context.js';
 import { groupedSecret, totpQrSvg } from './totp-qr.js';
-
-const shortTime = (date: Date) => date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
 /** The member's own account: password, second factor, recovery codes, open sessions. */
 export function accountRoutes(s: Services): Router {
@@ -16,11 +16,11 @@ export function accountRoutes(s: Services): Router {
 
   async function accountPage(req: Request, res: Response, extra: { notice?: string; error?: string; status?: number; codes?: string[] } = {}) {
     const context = signedIn(req);
-    const { t } = commonView(req);
+    const { t, lang } = commonView(req);
     const sessions = (await openSessions(s, context.user.id)).map((session) => ({
       current: session.idHash === context.session.idHash,
-      signedInAt: shortTime(session.verifiedAt ?? session.createdAt),
-      lastSeen: shortTime(session.lastSeenAt),
+      signedInAt: formatDateTime(lang, session.verifiedAt ?? session.createdAt),
+      lastSeen: formatDateTime(lang, session.lastSeenAt),
       from: [session.clientAddress, session.userAgent].filter(Boolean).join(' · '),
     }));
     const body = renderTemplate(req, 'account', {
@@ -30,7 +30,7 @@ export function accountRoutes(s: Services): Router {
       others: sessions.length > 1,
       notice: extra.notice ?? null,
       error: extra.error ?? null,
-      codes: extra.codes ?? null,
+      recovery: extra.codes ? recoveryCodesView(t, context.user.email, extra.codes) : null,
     });
     sendPage(req, res, { title: t.account.title, active: 'account', body, status: extra.status });
   }

@@ -4,7 +4,7 @@ import type { Services } from '../../app/services.js';
 import { isUsable, type ApiKeyRecord } from '../../domain/api-key.js';
 import { parsePermissions, resources, type Permission } from '../../domain/permissions.js';
 import { developerTabs, overlapOf, overlapOptions } from './developer-tabs.js';
-import { bangkokTime } from './formatting.js';
+import { formatDateTime } from '../pages/people-formats.js';
 import { field } from './forms.js';
 import { commonView, renderTemplate, sendPage, sendRefusal } from './layout.js';
 import { fill } from './messages.js';
@@ -40,7 +40,7 @@ export function apiKeyRoutes(s: Services): Router {
   const mayManageKeys = requireAbility('api_keys:write');
 
   async function keysPage(req: Request, res: Response, extra: Extra = {}) {
-    const { t } = commonView(req);
+    const { t, lang } = commonView(req);
     const now = s.clock.now();
     const keys = (await listApiKeys(s, signedIn(req).merchant.id)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
     const statusOf = (key: ApiKeyRecord) =>
@@ -49,7 +49,7 @@ export function apiKeyRoutes(s: Services): Router {
         : !isUsable(key, now)
           ? t.developers.expired
           : key.expiresAt
-            ? fill(t.developers.expiring, { at: bangkokTime(key.expiresAt) })
+            ? fill(t.developers.expiring, { at: formatDateTime(lang, key.expiresAt) })
             : t.developers.active;
     const body = renderTemplate(req, 'api-keys', {
       tabs: developerTabs(req, 'keys'),
@@ -61,8 +61,8 @@ export function apiKeyRoutes(s: Services): Router {
         label: keyLabel(key),
         kind: key.permissions === null ? t.developers.unrestricted : t.developers.restricted,
         permissions: key.permissions?.join(', ') ?? null,
-        created: bangkokTime(key.createdAt),
-        lastUsed: key.lastUsedAt ? bangkokTime(key.lastUsedAt) : t.developers.never,
+        created: formatDateTime(lang, key.createdAt),
+        lastUsed: key.lastUsedAt ? formatDateTime(lang, key.lastUsedAt) : t.developers.never,
         status: statusOf(key),
         revocable: key.revokedAt === null && isUsable(key, now),
         revokeConfirm: fill(t.developers.revokeConfirm, { key: keyLabel(key) }),
@@ -96,7 +96,7 @@ export function apiKeyRoutes(s: Services): Router {
     const overlap = overlapOf(field(req, 'overlap'));
     if (overlap === null) return sendRefusal(req, res, 400, 'formExpired');
     const { apiKey, replaced } = await rollApiKey(s, context.merchant.id, overlap * 1000, context.audit);
-    const stopAt = bangkokTime(new Date(s.clock.now().getTime() + overlap * 1000));
+    const stopAt = formatDateTime(commonView(req).lang, new Date(s.clock.now().getTime() + overlap * 1000));
     await keysPage(req, res, { newKey: apiKey, notice: fill(commonView(req).t.developers.rolled, { count: replaced.length, at: stopAt }) });
   });
 

@@ -1,5 +1,5 @@
 import type { DailyTotal } from '../../ports/repositories.js';
-import { formatBaht } from './money-format.js';
+import { formatBaht, formatCalendarDate, type PageLanguage } from '../pages/people-formats.js';
 
 const WIDTH = 480;
 const HEIGHT = 180;
@@ -13,7 +13,7 @@ const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#$
  * The daily succeeded amounts as an inline SVG bar chart, drawn on the server (no script, no other origin). It is a
  * picture for sighted readers: the same figures follow it as a table, so the SVG itself is hidden from screen readers.
  */
-export function dailyChart(days: readonly DailyTotal[]): string {
+export function dailyChart(lang: PageLanguage, days: readonly DailyTotal[]): string {
   const max = Math.max(1, ...days.map((d) => d.amount));
   const slot = (WIDTH - LEFT) / Math.max(1, days.length);
   const plot = HEIGHT - TOP - BOTTOM;
@@ -21,7 +21,7 @@ export function dailyChart(days: readonly DailyTotal[]): string {
     .map((d, i) => {
       const h = d.amount === 0 ? 0 : Math.max(2, Math.round((d.amount / max) * plot));
       const x = LEFT + i * slot + slot * 0.15;
-      return `<rect class="bar" x="${x.toFixed(1)}" y="${TOP + plot - h}" width="${(slot * 0.7).toFixed(1)}" height="${h}"><title>${escapeXml(`${d.date}: ${formatBaht(d.amount)}`)}</title></rect>`;
+      return `<rect class="bar" x="${x.toFixed(1)}" y="${TOP + plot - h}" width="${(slot * 0.7).toFixed(1)}" height="${h}"><title>${escapeXml(`${formatCalendarDate(lang, d.date)}: ${formatBaht(d.amount)}`)}</title></rect>`;
     })
     .join('');
   // The first, middle and last day under the axis; the highest amount above it.
@@ -30,7 +30,7 @@ export function dailyChart(days: readonly DailyTotal[]): string {
     .map((i) => {
       const x = LEFT + i * slot + slot / 2;
       const anchor = i === 0 ? 'start' : i === days.length - 1 ? 'end' : 'middle';
-      return `<text x="${(i === 0 ? LEFT : i === days.length - 1 ? WIDTH : x).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="${anchor}">${escapeXml(days[i]!.date.slice(5))}</text>`;
+      return `<text x="${(i === 0 ? LEFT : i === days.length - 1 ? WIDTH : x).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="${anchor}">${escapeXml(formatCalendarDate(lang, days[i]!.date, { year: false }))}</text>`;
     })
     .join('');
   return (

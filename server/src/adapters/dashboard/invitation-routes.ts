@@ -6,6 +6,7 @@ import { cookieLifetimes, setCookie, type DashboardCookies } from './cookies.js'
 import { field, refusalOf } from './forms.js';
 import { commonView, DASHBOARD_BASE, renderTemplate, sendPublicPage } from './layout.js';
 import { fill } from './messages.js';
+import { recoveryCodesView } from './recovery-codes-view.js';
 import { clientOf } from './request-context.js';
 import { groupedSecret, totpQrSvg } from './totp-qr.js';
 
@@ -88,7 +89,10 @@ export function invitationRoutes(s: Services, cookies: DashboardCookies): Router
       const { t } = commonView(req);
       // The codes are in this answer only: never stored readable, never shown again.
       res.set('Cache-Control', 'no-store');
-      sendPublicPage(req, res, { title: t.invitation.title, body: renderTemplate(req, 'invitation-done', { codes: accepted.recoveryCodes }) });
+      sendPublicPage(req, res, {
+        title: t.invitation.title,
+        body: renderTemplate(req, 'invitation-done', { recovery: recoveryCodesView(t, accepted.user.email, accepted.recoveryCodes) }),
+      });
     } catch (error) {
       await show(req, res, invitation, refusalOf(req, error));
     }

@@ -139,6 +139,9 @@ const th = {
     roleChanged: 'เปลี่ยนบทบาทแล้ว',
     removed: 'นำสมาชิกออกแล้ว',
     revoked: 'ยกเลิกคำเชิญแล้ว',
+    rolesTitle: 'แต่ละบทบาททำอะไรได้บ้าง',
+    rolesNote: 'เฉพาะเจ้าของเท่านั้นที่เชิญ เปลี่ยนบทบาท หรือนำเจ้าของออกได้',
+    onlyOwner: 'เจ้าของคนเดียวของร้านค้า: ตั้งสมาชิกอื่นเป็นเจ้าของก่อน จึงจะเปลี่ยนบทบาทหรือนำออกได้',
   },
   errors: {
     sign_in_failed: 'เข้าสู่ระบบไม่สำเร็จ: ตรวจสอบอีเมล รหัสผ่าน และรหัสยืนยัน หรือรอ 15 นาทีแล้วลองใหม่',
@@ -286,6 +289,12 @@ const th = {
     settlementIntro: 'ทุกรายการในบัญชีแยกประเภทของวันหนึ่ง (เวลากรุงเทพฯ) สำหรับนำเข้าระบบบัญชี',
     date: 'วันที่',
     download: 'ดาวน์โหลด',
+  },
+  recovery: {
+    copy: 'คัดลอกรหัส',
+    copied: 'คัดลอกรหัสแล้ว',
+    download: 'ดาวน์โหลดเป็นไฟล์ข้อความ',
+    fileHeading: 'รหัสกู้คืนของ {email} (ใช้ได้รหัสละหนึ่งครั้ง) / Recovery codes of {email} (each works once)',
   },
   problems: {
     invalid: 'ข้อมูลไม่ถูกต้อง',
@@ -436,6 +445,9 @@ const en: Messages = {
     roleChanged: 'Role changed.',
     removed: 'Member removed.',
     revoked: 'Invitation withdrawn.',
+    rolesTitle: 'What each role may do',
+    rolesNote: 'Only owners invite, change or remove an owner.',
+    onlyOwner: 'The merchant’s only owner: make another member an owner first to change this role or remove it.',
   },
   errors: {
     sign_in_failed: 'Sign-in failed: check the e-mail, password and code, or wait 15 minutes and try again.',
@@ -583,6 +595,12 @@ const en: Messages = {
     settlementIntro: 'Every ledger entry of one day (Bangkok time), for accounting imports.',
     date: 'Date',
     download: 'Download',
+  },
+  recovery: {
+    copy: 'Copy the codes',
+    copied: 'Codes copied',
+    download: 'Download as a text file',
+    fileHeading: 'Recovery codes of {email} (each works once)',
   },
   problems: {
     invalid: 'That is not valid',

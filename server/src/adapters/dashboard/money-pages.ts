@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { DateRange, PageRequest } from '../../domain/page.js';
 import type { LiveStreamOptions } from './live-stream.js';
 import { fill, moneyMessages, type MoneyWords } from './money-messages.js';
+import { refusalText } from './refusal-words.js';
 import { signedIn } from './request-context.js';
 
 /** What the money pages (Home, Payments, Balance, Audit log) share: reading a request, paging, the member. */
@@ -69,9 +70,9 @@ export const formOf = (req: Request) => ({ csrfName: '_csrf', csrfToken: req.csr
 
 export const formBody = (req: Request): Record<string, unknown> => (req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {});
 
-/** A refusal of the domain, said on the page; anything else is a fault. */
+/** A refusal of the domain, said on the page in its language and in baht; anything else is a fault. */
 export function problemOf(t: MoneyWords, error: unknown): string {
-  if (error instanceof DomainError) return fill(t.refused, { message: error.message });
+  if (error instanceof DomainError) return refusalText(t.lang, error);
   throw error;
 }
 

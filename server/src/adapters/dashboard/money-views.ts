@@ -5,19 +5,23 @@ import type { LedgerEntry } from '../../domain/balance.js';
 import type { Payment } from '../../domain/payment.js';
 import type { TimelineEntry } from '../../domain/payment-timeline.js';
 import type { Withdrawal } from '../../domain/withdrawal.js';
+import { parseBaht } from '../../domain/money.js';
 import { bankNameOf } from '../../domain/payout-account.js';
+import { auditSentence } from './audit-sentences.js';
 import { dailyChart } from './daily-chart.js';
 import { fill, type MoneyWords } from './money-messages.js';
-import { bangkokTime, formatBaht } from './money-format.js';
+import { formatBaht, formatCalendarDate, formatDateTime } from '../pages/people-formats.js';
 
 /** Turns domain objects into what the templates print: every text here is escaped by Mustache when rendered. */
 export const paymentRow = (t: MoneyWords, p: Payment) => ({
   id: p.id,
-  created: bangkokTime(p.createdAt),
+  created: formatDateTime(t.lang, p.createdAt),
   amount: formatBaht(p.amount),
   status: p.status,
   statusText: t[`status_${p.status}`],
   reference: p.reference ?? '',
+  /** What the row's link reads: the reference, else the id. */
+  name: p.reference ?? p.id,
 });
 
 export const homeView = (t: MoneyWords, figures: HomeFigures) => ({
@@ -30,9 +34,15 @@ export const homeView = (t: MoneyWords, figures: HomeFigures) => ({
   lastCount: fill(t.paymentsCount, { count: figures.lastDays.count }),
   caption: t.latest,
   rows: figures.latest.map((p) => paymentRow(t, p)),
-  chart: dailyChart(figures.days),
-  days: figures.days.map((d) => ({ date: d.date, count: d.count, amount: formatBaht(d.amount) })),
+  chart: dailyChart(t.lang, figures.days),
+  days: figures.days.map((d) => ({ date: formatCalendarDate(t.lang, d.date), count: d.count, amount: formatBaht(d.amount) })),
 });
+
+/** The bank's amount (baht as text) as people read an amount; as the bank wrote it when it is not one. */
+const bankAmount = (text: string): string => {
+  const satang = parseBaht(text);
+  return satang === null ? text : formatBaht(satang);
+};
 
 function timelineText(t: MoneyWords, entry: TimelineEntry, detail: PaymentDetail): string {
   switch (entry.kind) {
@@ -52,7 +62,7 @@ function timelineText(t: MoneyWords, entry: TimelineEntry, detail: PaymentDetail
         attempts: entry.delivery.attempts,
       });
     case 'unmatched':
-      return fill(t.ev_unmatched, { amount: `฿${entry.unmatched.amount}`, reason: entry.unmatched.reason });
+      return fill(t.ev_unmatched, { amount: bankAmount(entry.unmatched.amount), reason: t[`unmatched_${entry.unmatched.reason}`] });
   }
 }
 
@@ -73,9 +83,9 @@ export function paymentView(t: MoneyWords, detail: PaymentDetail, checkoutUrl: s
     reference: p.reference,
     description: p.description,
     qrCodeId: p.qrCodeId,
-    created: bangkokTime(p.createdAt),
-    completed: p.completedAt && bangkokTime(p.completedAt),
-    expires: p.expiresAt && bangkokTime(p.expiresAt),
+    created: formatDateTime(t.lang, p.createdAt),
+    completed: p.completedAt && formatDateTime(t.lang, p.completedAt),
+    expires: p.expiresAt && formatDateTime(t.lang, p.expiresAt),
     payable: detail.payableQrCode !== null && checkoutUrl !== null,
     checkoutUrl,
     payerName: p.clientName ?? '—',
@@ -87,7 +97,7 @@ export function paymentView(t: MoneyWords, detail: PaymentDetail, checkoutUrl: s
     timeline: detail.timeline.map((entry) => ({
       kind: entry.kind,
       iso: entry.at.toISOString(),
-      at: bangkokTime(entry.at),
+      at: formatDateTime(t.lang, entry.at),
       text: timelineText(t, entry, detail),
     })),
   };
@@ -95,19 +105,19 @@ export function paymentView(t: MoneyWords, detail: PaymentDetail, checkoutUrl: s
 
 export const withdrawalRow = (t: MoneyWords, w: Withdrawal) => ({
   id: w.id,
-  created: bangkokTime(w.createdAt),
+  created: formatDateTime(t.lang, w.createdAt),
   amount: formatBaht(w.amount),
   status: w.status,
   statusText: t[`withdrawal_${w.status}`],
 });
 
 export const ledgerRow = (t: MoneyWords, e: LedgerEntry) => ({
-  created: bangkokTime(e.createdAt),
+  created: formatDateTime(t.lang, e.createdAt),
   typeText: t[`type_${e.type}`],
   amount: formatBaht(e.amount),
   fee: formatBaht(e.fee + e.feeVat),
   net: formatBaht(e.net),
-  availableOn: bangkokTime(e.availableOn),
+  availableOn: formatDateTime(t.lang, e.availableOn),
   sourceId: e.sourceId,
 });
 
@@ -119,13 +129,11 @@ export const auditWho = (t: MoneyWords, entry: AuditEntry): string => {
 };
 
 export const auditRow = (t: MoneyWords, entry: AuditEntry) => ({
-  at: bangkokTime(entry.createdAt),
+  at: formatDateTime(t.lang, entry.createdAt),
   who: auditWho(t, entry),
   action: entry.action,
+  sentence: auditSentence(t.lang, entry),
   subject: entry.subjectId ?? '',
-  channel: entry.context.channel,
+  channel: t[`channel_${entry.context.channel}`],
   address: entry.context.clientAddress ?? '',
-  details: Object.entries(entry.details)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(', '),
 });

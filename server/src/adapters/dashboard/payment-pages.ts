@@ -5,12 +5,12 @@ import { refundPayment, sendRefund } from '../../app/refund-payment.js';
 import type { Services } from '../../app/services.js';
 import { settlePayment, type BankOutcome } from '../../app/settle-payment.js';
 import { parseBaht } from '../../domain/money.js';
-import type { PaymentStatus } from '../../domain/payment.js';
+import type { Payment, PaymentStatus } from '../../domain/payment.js';
 import { roleMay } from '../../domain/permissions.js';
-import { refundableAmount, type Refund } from '../../domain/refund.js';
+import { refundableAmount, refundAmountFor, type Refund } from '../../domain/refund.js';
 import { sendPage } from './layout.js';
 import { fill } from './money-messages.js';
-import { formatBaht } from './money-format.js';
+import { formatBaht } from '../pages/people-formats.js';
 import {
   dateRangeOf,
   formBody,
@@ -31,6 +31,9 @@ import { paymentRow, paymentView } from './money-views.js';
 import { formKey, onceOnly } from './once-only.js';
 import { signedIn } from './request-context.js';
 import { requireAbility } from './session.js';
+
+/** How people name a payment: by its reference when it has one, else by its id. */
+const paymentName = (payment: Payment): string => payment.reference ?? payment.id;
 
 const statuses: readonly PaymentStatus[] = ['pending', 'succeeded', 'failed', 'expired', 'refunded'];
 const testOutcomes = { succeed: { kind: 'succeeded', payer: {} }, fail: { kind: 'failed' }, expire: { kind: 'expired' } } as const satisfies Record<
@@ -78,7 +81,7 @@ export function paymentPages(s: Services, options: MoneyPagesOptions): Router {
     const view = paymentView(t, detail, qr ? `${base}/Thai/pay/${qr.id}` : null);
     const pending = detail.payment.status === 'pending';
     sendPage(req, res, {
-      title: `${t.payments} ${detail.payment.id}`,
+      title: `${t.payments} ${paymentName(detail.payment)}`,
       active: 'payments',
       status: extra.status,
       body: renderMoney('payment', {
@@ -118,6 +121,11 @@ export function paymentPages(s: Services, options: MoneyPagesOptions): Router {
     const detail = await paymentDetail(s, merchant, paymentId);
     const amount = given === '' ? refundableAmount(detail.payment) : parseBaht(given);
     if (amount === null || amount <= 0) return showPayment(req, res, { problem: t.badAmount, status: 400 });
+    try {
+      refundAmountFor(detail.payment, amount); // more than is refundable is said now, before the confirmation
+    } catch (error) {
+      return showPayment(req, res, { problem: problemOf(t, error), status: 422 });
+    }
     const back = `/dashboard/payments/${paymentId}`;
     sendPage(req, res, {
       title: t.refund,
@@ -126,7 +134,7 @@ export function paymentPages(s: Services, options: MoneyPagesOptions): Router {
         t,
         ...formOf(req),
         title: t.refund,
-        question: fill(t.confirmRefund, { amount: formatBaht(amount), payment: paymentId }),
+        question: fill(t.confirmRefund, { amount: formatBaht(amount), payment: paymentName(detail.payment) }),
         reason,
         action: `${back}/refund/confirm`,
         fields: [
@@ -135,7 +143,7 @@ export function paymentPages(s: Services, options: MoneyPagesOptions): Router {
           { name: 'key', value: formKey() },
         ],
         backUrl: back,
-        backLabel: paymentId,
+        backLabel: paymentName(detail.payment),
       }),
     });
   });

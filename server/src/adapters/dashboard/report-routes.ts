@@ -6,7 +6,7 @@ import { DocumentsBusy } from '../../ports/documents.js';
 import { bangkokDateOf } from '../../domain/bangkok-day.js';
 import { bangkokMonthOf, isMonth, statementLines, type MonthlyStatement } from '../../domain/statement.js';
 import { settlementCsv, statementCsv } from '../csv/report-files.js';
-import { baht, bangkokTime } from './formatting.js';
+import { formatBaht, formatCalendarDate, formatDateTime } from '../pages/people-formats.js';
 import { commonView, DASHBOARD_BASE, renderTemplate, sendPage, sendRefusal } from './layout.js';
 import { problemOf } from './problems.js';
 import { signedIn } from './request-context.js';
@@ -33,7 +33,7 @@ export function reportRoutes(s: Services): Router {
   router.use('/reports', requireAbility('reports:read'));
 
   router.get('/reports', async (req, res) => {
-    const { t } = commonView(req);
+    const { t, lang } = commonView(req);
     const merchant = signedIn(req).merchant;
     const month = monthAsked(req, s.clock.now());
     const statement: MonthlyStatement = await statementFor(s, merchant, month);
@@ -46,7 +46,7 @@ export function reportRoutes(s: Services): Router {
         name: lineNames[line.line] ?? line.line,
         key: line.line,
         count: line.count,
-        amount: baht(line.amount),
+        amount: formatBaht(line.amount),
         total: line.line === 'opening_balance' || line.line === 'closing_balance',
       })),
       csvHref: `${DASHBOARD_BASE}/reports/statements/${month}.csv`,
@@ -55,11 +55,11 @@ export function reportRoutes(s: Services): Router {
         id: invoice.id,
         serial: invoice.serial,
         month: invoice.month,
-        issued: invoice.issueDate,
-        total: baht(invoice.total),
+        issued: formatCalendarDate(lang, invoice.issueDate),
+        total: formatBaht(invoice.total),
         specimen: invoice.specimen,
         href: `${DASHBOARD_BASE}/reports/tax-invoices/${invoice.id}.pdf`,
-        created: bangkokTime(invoice.issuedAt),
+        created: formatDateTime(lang, invoice.issuedAt),
       })),
     });
     sendPage(req, res, { title: t.reports.title, active: 'reports', body });

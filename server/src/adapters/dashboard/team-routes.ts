@@ -6,12 +6,12 @@ import { roles } from '../../domain/permissions.js';
 import { expectedOrigin } from './csrf.js';
 import { field, refusalOf } from './forms.js';
 import { commonView, renderTemplate, sendPage } from './layout.js';
+import { formatDate } from '../pages/people-formats.js';
 import { fill } from './messages.js';
 import { clientOf, signedIn } from './request-context.js';
+import { roleExplanations } from './role-abilities.js';
 import { requireAbility } from './session.js';
 import { invitationUrl } from './urls.js';
-
-const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The team of the merchant: invite (the URL is shown to pass on), change roles, remove; owners and admins only. */
 export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
@@ -24,8 +24,9 @@ export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
     extra: { notice?: string; error?: string; status?: number; invitationUrl?: string; invitedEmail?: string } = {},
   ) {
     const context = signedIn(req);
-    const { t } = commonView(req);
+    const { t, lang } = commonView(req);
     const { members, invitations } = await listTeam(s, context.merchant.id);
+    const owners = members.filter((member) => member.role === 'owner').length;
     // Admins are offered only what they may do; the domain refuses the rest anyway.
     const assignable = roles.filter((role) => role !== 'owner' || context.membership.role === 'owner');
     const roleOptions = (selected: string | null) => assignable.map((role) => ({ role, name: t.roles[role], selected: role === selected }));
@@ -34,25 +35,29 @@ export function teamRoutes(s: Services, publicBaseUrl: string | null): Router {
       error: extra.error ?? null,
       invited: extra.invitationUrl ? { url: extra.invitationUrl, text: fill(t.team.invited, { email: extra.invitedEmail ?? '' }) } : null,
       members: members.map((member) => {
-        const touchable = member.role !== 'owner' || context.membership.role === 'owner';
+        // The only owner stays: no role change nor removal is offered (the domain refuses them anyway).
+        const onlyOwner = member.role === 'owner' && owners === 1;
+        const touchable = !onlyOwner && (member.role !== 'owner' || context.membership.role === 'owner');
         return {
           userId: member.userId,
           email: member.email,
           roleName: t.roles[member.role],
-          since: day(member.createdAt),
+          since: formatDate(lang, member.createdAt),
           you: member.userId === context.user.id,
           touchable,
+          onlyOwner,
           roleOptions: roleOptions(member.role),
           roleLabel: fill(t.team.newRoleFor, { email: member.email }),
           removeConfirm: fill(t.team.removeConfirm, { email: member.email }),
         };
       }),
       inviteRoles: roleOptions('viewer'),
+      roleExplanations: roleExplanations(lang),
       invitations: invitations.map((invitation) => ({
         id: invitation.id,
         email: invitation.email,
         roleName: t.roles[invitation.role],
-        expires: day(invitation.expiresAt),
+        expires: formatDate(lang, invitation.expiresAt),
       })),
     });
     sendPage(req, res, { title: t.team.title, active: 'team', body, status: extra.status });

@@ -5,7 +5,7 @@ import { deleteWebhook, listDeliveries, listWebhooks, registerWebhook, retrieveW
 import { eventKinds } from '../../domain/events.js';
 import type { Delivery, Webhook } from '../../domain/webhook.js';
 import { developerTabs, overlapOf, overlapOptions } from './developer-tabs.js';
-import { bangkokTime } from './formatting.js';
+import { formatDateTime } from '../pages/people-formats.js';
 import { field } from './forms.js';
 import { commonView, DASHBOARD_BASE, renderTemplate, sendPage, sendRefusal } from './layout.js';
 import { fill, type Messages } from './messages.js';
@@ -81,7 +81,7 @@ export function webhookRoutes(s: Services): Router {
   }
 
   async function webhookPage(req: Request, res: Response, webhook: Webhook, extra: Extra = {}) {
-    const { t } = commonView(req);
+    const { t, lang } = commonView(req);
     const deliveries = await listDeliveries(s, signedIn(req).merchant, webhook.id, { limit: DELIVERIES_SHOWN, offset: 0 });
     const body = renderTemplate(req, 'webhook', {
       tabs: developerTabs(req, 'webhooks'),
@@ -93,7 +93,7 @@ export function webhookRoutes(s: Services): Router {
         url: extra.form?.url ?? webhook.url,
         active: webhook.status === 'active',
         status: webhook.status === 'active' ? t.developers.webhookActive : t.developers.webhookDisabled,
-        created: bangkokTime(webhook.createdAt),
+        created: formatDateTime(lang, webhook.createdAt),
       },
       kinds: kindChoices(extra.form?.events ?? webhook.events),
       windows: overlapOptions(req, '24h'),
@@ -106,8 +106,8 @@ export function webhookRoutes(s: Services): Router {
         statusKey: delivery.status,
         attempts: delivery.attempts,
         response: delivery.lastResponseStatus ?? delivery.lastError ?? '–',
-        created: bangkokTime(delivery.createdAt),
-        next: delivery.status === 'pending' && delivery.nextAttemptAt ? bangkokTime(delivery.nextAttemptAt) : null,
+        created: formatDateTime(lang, delivery.createdAt),
+        next: delivery.status === 'pending' && delivery.nextAttemptAt ? formatDateTime(lang, delivery.nextAttemptAt) : null,
       })),
     });
     const title = fill(t.developers.webhookTitle, { id: webhook.id });

@@ -1,6 +1,6 @@
-/* global document, HTMLFormElement, setTimeout, setInterval, window, EventSource, fetch */
-// The dashboard's one script: a confirmation step for forms that ask for one (data-confirm), no double submits, and
-// live lists (Home, Payments) that fetch their server-rendered fragment again when one of the merchant's payments changes.
+/* global document, HTMLFormElement, setTimeout, setInterval, window, EventSource, fetch, navigator */
+// The dashboard's one script: a confirmation step for forms that ask for one (data-confirm), no double submits, a
+// Copy button for recovery codes (data-copy: the list it copies), and live lists (Home, Payments) that fetch their server-rendered fragment again when one of the merchant's payments changes.
 // Pages work without it: a form then posts at once.
 (function () {
   'use strict';
@@ -64,6 +64,22 @@
     setTimeout(function () {
       lockButtons(form);
     }, 0);
+  });
+
+  // Copy buttons: shown only where the clipboard can be written; they copy the codes of their list, one a line.
+  document.querySelectorAll('[data-copy]').forEach(function (button) {
+    var list = document.getElementById(button.getAttribute('data-copy'));
+    if (!list || !navigator.clipboard) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var lines = Array.prototype.map.call(list.querySelectorAll('code'), function (code) {
+        return code.textContent;
+      });
+      navigator.clipboard.writeText(lines.join('\n')).then(function () {
+        var note = document.getElementById('recovery-copied');
+        if (note) note.textContent = button.getAttribute('data-copied');
+      });
+    });
   });
 
   // Live lists: the merchant's payment changes arrive as server-sent events; on each, the region named by
