@@ -8,6 +8,7 @@ const th = {
     skipToContent: 'ข้ามไปยังเนื้อหา',
     navigation: 'เมนูหลัก',
     home: 'หน้าแรก',
+    receive: 'รับเงิน',
     payments: 'การชำระเงิน',
     balance: 'ยอดเงิน',
     developers: 'นักพัฒนา',
@@ -45,6 +46,7 @@ const th = {
     developer: 'นักพัฒนา',
     support: 'ฝ่ายบริการลูกค้า',
     viewer: 'ผู้ดูอย่างเดียว',
+    cashier: 'แคชเชียร์',
   },
   home: {
     welcome: 'ยินดีต้อนรับ',
@@ -301,6 +303,7 @@ const en: Messages = {
     skipToContent: 'Skip to content',
     navigation: 'Main menu',
     home: 'Home',
+    receive: 'Receive',
     payments: 'Payments',
     balance: 'Balance',
     developers: 'Developers',
@@ -338,6 +341,7 @@ const en: Messages = {
     developer: 'Developer',
     support: 'Support',
     viewer: 'Viewer',
+    cashier: 'Cashier',
   },
   home: {
     welcome: 'Welcome',

@@ -1,10 +1,11 @@
 import { roleMay, type Ability, type Role } from '../../domain/permissions.js';
 
-export type NavKey = 'home' | 'payments' | 'balance' | 'developers' | 'reports' | 'team' | 'account' | 'audit';
+export type NavKey = 'home' | 'receive' | 'payments' | 'balance' | 'developers' | 'reports' | 'team' | 'account' | 'audit';
 
 /** The dashboard's pages in menu order; a page is listed only for roles that may open it (its route checks the same ability). */
 export const navigation: readonly { key: NavKey; path: string; ability: Ability | null }[] = [
-  { key: 'home', path: '', ability: null },
+  { key: 'home', path: '', ability: 'payments:read' },
+  { key: 'receive', path: '/receive', ability: 'receive' },
   { key: 'payments', path: '/payments', ability: 'payments:read' },
   { key: 'balance', path: '/balance', ability: 'balance:read' },
   { key: 'developers', path: '/developers', ability: 'webhooks:read' },
