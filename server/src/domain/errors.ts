@@ -35,6 +35,9 @@ export const errorCodes = [
   'payout_account_missing',
   'withdrawal_not_found',
   'tax_invoice_not_found',
+  'till_not_found',
+  'till_limit_reached',
+  'till_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

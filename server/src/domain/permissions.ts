@@ -1,7 +1,7 @@
 import { DomainError } from './errors.js';
 
 /** What a restricted API key may be given: `resource:read` or `resource:write` (write implies read). */
-export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports'] as const;
+export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports', 'tills'] as const;
 export type Resource = (typeof resources)[number];
 export type Permission = `${Resource}:read` | `${Resource}:write`;
 
@@ -38,6 +38,8 @@ const whoMay: Record<Ability, readonly Role[]> = {
   'events:write': [],
   'reports:read': ['owner', 'admin', 'viewer'],
   'reports:write': [],
+  'tills:read': ['owner', 'admin', 'support'], // Receive picks a till
+  'tills:write': ['owner', 'admin'],
   'api_keys:write': ['owner', 'admin', 'developer'],
   'team:write': ['owner', 'admin'], // admins do not touch owners: a rule of the team's use cases
   'audit:read': ['owner', 'admin'],

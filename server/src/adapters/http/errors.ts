@@ -43,6 +43,9 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   payout_account_missing: [422, 'validation_error'],
   withdrawal_not_found: [404, 'not_found'],
   tax_invoice_not_found: [404, 'not_found'],
+  till_not_found: [404, 'not_found'],
+  till_limit_reached: [422, 'validation_error'],
+  till_unavailable: [422, 'validation_error'],
 };
 
 export interface WireResponse {
