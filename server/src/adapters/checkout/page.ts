@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Mustache from 'mustache';
 import type { Checkout } from '../../app/checkout.js';
+import { formatBaht } from '../pages/baht.js';
 import { messages, type Language } from './messages.js';
 
 const template = (name: string): string => readFileSync(new URL(`./templates/${name}.html`, import.meta.url), 'utf8');
@@ -8,12 +9,6 @@ const pageTemplate = template('page');
 const notFoundTemplate = template('not-found');
 Mustache.parse(pageTemplate);
 Mustache.parse(notFoundTemplate);
-
-/** Satang as the customer reads it: ฿1,500.00. */
-export function formatBaht(satang: number): string {
-  const baht = Math.trunc(satang / 100).toLocaleString('en-US');
-  return `฿${baht}.${String(satang % 100).padStart(2, '0')}`;
-}
 
 const remaining = (expiresAt: Date, now: Date): string => {
   const seconds = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));

@@ -1,11 +1,6 @@
 import { bankNameOf, type PayoutAccount } from '../../domain/payout-account.js';
 
-/** Satang as people read it: ฿1,500.00 (a minus sign in front of a debit). */
-export function formatBaht(satang: number): string {
-  const sign = satang < 0 ? '-' : '';
-  const abs = Math.abs(satang);
-  return `${sign}฿${Math.trunc(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
-}
+export { formatBaht } from '../pages/baht.js';
 
 /** An instant as a Bangkok wall-clock time: 2026-11-24 14:05:09 (the dashboard's times are all Bangkok times). */
 export const bangkokTime = (at: Date): string => new Date(at.getTime() + 7 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Mustache from 'mustache';
 import type { TillDisplay, TillDisplayState } from '../../app/till-counter.js';
-import { formatBaht } from '../checkout/page.js';
+import { formatBaht } from '../pages/baht.js';
 import { messages, type Language } from './messages.js';
 
 /** Where the customer displays are served: display_url is {PUBLIC_BASE_URL}/Thai/tills/display/{token}. */
