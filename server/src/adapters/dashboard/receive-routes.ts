@@ -8,6 +8,7 @@ import { MAX_CHARGE, MIN_CHARGE, parseBaht } from '../../domain/money.js';
 import type { Payment } from '../../domain/payment.js';
 import { roleMay } from '../../domain/permissions.js';
 import { MAX_ACTIVE_TILLS, type Till } from '../../domain/till.js';
+import { timeLeft } from '../pages/formatting.js';
 import { cookieLifetimes, readCookie, setCookie, type DashboardCookies } from './cookies.js';
 import { commonView, DASHBOARD_BASE, renderTemplate, sendPage, sendRefusal } from './layout.js';
 import { fill } from './messages.js';
@@ -24,11 +25,6 @@ async function activeTills(s: Services, req: Request): Promise<Till[]> {
   const page = await listTills(s, memberOf(req).merchant, { limit: MAX_ACTIVE_TILLS * 5, offset: 0 });
   return page.items.filter((till) => till.status === 'active');
 }
-
-const remaining = (expiresAt: Date, now: Date): string => {
-  const seconds = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-};
 
 /**
  * Receive (รับเงิน): a till's counter in the dashboard. An amount in baht and an optional reference make a QR payment
@@ -118,7 +114,7 @@ export function receiveRoutes(s: Services, cookies: DashboardCookies): Router {
       qrImage: `/Thai/qr-codes/${payment.qrCodeId}/image?format=svg`,
       eventsUrl: `/Thai/pay/${payment.qrCodeId}/events`,
       expiresAt: payment.expiresAt.toISOString(),
-      remaining: remaining(payment.expiresAt, s.clock.now()),
+      remaining: timeLeft(payment.expiresAt, s.clock.now()),
     });
     sendPage(req, res, { title: t.layout.receive, active: 'receive', body });
   });

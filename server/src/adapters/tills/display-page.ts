@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Mustache from 'mustache';
 import type { TillDisplay, TillDisplayState } from '../../app/till-counter.js';
-import { formatBaht } from '../pages/baht.js';
+import { formatBaht, timeLeft } from '../pages/formatting.js';
 import { messages, type Language } from './messages.js';
 
 /** Where the customer displays are served: display_url is {PUBLIC_BASE_URL}/Thai/tills/display/{token}. */
@@ -14,11 +14,6 @@ Mustache.parse(displayTemplate);
 Mustache.parse(notFoundTemplate);
 
 const qrImage = (qrCodeId: string) => `/Thai/qr-codes/${qrCodeId}/image?format=svg`;
-
-const remaining = (expiresAt: Date, now: Date): string => {
-  const seconds = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-};
 
 /** The state as the display's script reads it (its stream sends the same). */
 export const stateBody = (state: TillDisplayState) => ({
@@ -50,7 +45,7 @@ export function renderDisplayPage(display: TillDisplay, token: string, lang: Lan
       amount: formatBaht(state.pending.amount),
       qrImage: qrImage(state.pending.qrCodeId),
       expiresAt: state.pending.expiresAt.toISOString(),
-      remaining: remaining(state.pending.expiresAt, now),
+      remaining: timeLeft(state.pending.expiresAt, now),
     },
     // In both languages, the page's own first: a customer about to pay must not miss it.
     testBanner: display.testMode ? [lang, lang === 'th' ? 'en' : 'th'].map((code) => ({ lang: code, ...messages[code as Language] })) : [],

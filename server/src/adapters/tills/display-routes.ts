@@ -6,6 +6,7 @@ import { DomainError } from '../../domain/errors.js';
 import { serveChime } from '../pages/chime.js';
 import { eventStreams, type EventStream } from '../pages/event-streams.js';
 import { pageAssets } from '../pages/page-assets.js';
+import { pageLanguage } from '../pages/language.js';
 import { pageHeaders } from '../pages/page-headers.js';
 import type { TillDisplayHub } from './display-hub.js';
 import { renderDisplayNotFound, renderDisplayPage, stateBody } from './display-page.js';
@@ -24,11 +25,7 @@ const strictHeaders = pageHeaders({ formAction: "'none'", referrerPolicy: 'no-re
 /** A token no till can have is unknown before it reaches the database. */
 const plausibleToken = (token: string): boolean => /^[A-Za-z0-9_-]{16,100}$/.test(token);
 
-function languageOf(req: Request): Language {
-  const asked = req.query.lang;
-  if (asked === 'en' || asked === 'th') return asked;
-  return req.acceptsLanguages('th', 'en') === 'en' ? 'en' : 'th';
-}
+const languageOf = (req: Request): Language => pageLanguage(req);
 
 /** The customer display of a till: the page, and its stream of the till's state (server-sent events). */
 export function tillDisplayRoutes(s: Services, hub: TillDisplayHub, options: { streamLifetimeMs: number }): Router {
