@@ -53,6 +53,13 @@ export function records(merchant: Merchant) {
   return {
     pendingPayment,
     newestTaxInvoiceId,
+    till: async (name: string) => {
+      const answer = await api('POST', '/Thai/v1/tills', { body: { name } });
+      if (answer.status === 422 && codeOf(answer) === 'till_limit_reached')
+        throw new NotRunHere('the merchant has as many active tills as it may hold (100): close some of them first');
+      return String(made('a till', answer).till_id);
+    },
+    closeTill: async (tillId: string) => void made('closing a till', await api('POST', `/Thai/v1/tills/${tillId}/close`)),
     succeededPayment: (amount: number) => settled(amount, 'succeed'),
     failedPayment: (amount: number) => settled(amount, 'fail'),
     expiredPayment: (amount: number) => settled(amount, 'expire'),

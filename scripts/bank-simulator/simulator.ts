@@ -1,7 +1,8 @@
 /**
  * An SCB-shaped bank for local development, tests and drills: the OAuth token and bill-payment inquiry APIs as SCB
  * publishes them, and `POST /simulate/pay`, which reads a QR payload as a banking app does, records the transaction
- * and posts the payment confirmation to the callback URL, retrying like the bank (3 resends, 12 s apart).
+ * and posts the payment confirmation to the callback URL, retrying like the bank (3 resends, 12 s apart). A static QR
+ * (a till's, no amount) is paid with the `amount` in baht the payer types: `{"qr_data", "amount": "150.00"}`.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -90,6 +91,8 @@ export interface PayRequest {
   sending_bank_code?: string;
   /** Baht the payer actually sent, when it differs from the QR's (a payer typing another amount). */
   paid_amount?: string;
+  /** Baht the payer typed after scanning a static QR (point of initiation 11, no amount): needed there, and only there. */
+  amount?: string | number;
 }
 
 export interface CallbackAttempt {
@@ -131,16 +134,25 @@ export class PaymentRefused extends Error {
 const bangkokTime = (at: Date): string => `${new Date(at.getTime() + BANGKOK_OFFSET_MS).toISOString().slice(0, 23)}+07:00`;
 const bangkokDate = (at: Date): string => new Date(at.getTime() + BANGKOK_OFFSET_MS).toISOString().slice(0, 10);
 
-/** What a banking app reads from a Thai QR bill payment; anything it would refuse is a PaymentRefused. */
-export function readBillPayment(qrData: string, billerId: string): { ref1: string; ref2: string; amount: string } {
+/**
+ * What a banking app reads from a Thai QR bill payment; anything it would refuse is a PaymentRefused. A static QR (a
+ * till's at the counter) carries no amount: the payer types one (`typedAmount`, baht).
+ */
+export function readBillPayment(qrData: string, billerId: string, typedAmount?: string | number): { ref1: string; ref2: string; amount: string } {
   if (typeof qrData !== 'string' || qrData.length < 8) throw new PaymentRefused('invalid_qr', 'qr_data is not a QR payload.');
   const loose = parseQr(qrData, false);
   if (!loose) throw new PaymentRefused('invalid_qr', 'qr_data is not an EMVCo payload.');
   if (!parseQr(qrData, true)) throw new PaymentRefused('bad_crc', 'The payload CRC does not match: the QR code is damaged or altered.');
   if (loose.getTagValue('30', '00') !== BILL_PAYMENT_AID) throw new PaymentRefused('not_bill_payment', 'Not a PromptPay bill payment (tag 30).');
   if (loose.getTagValue('30', '01') !== billerId) throw new PaymentRefused('wrong_biller', `The biller id is not this bank's biller ${billerId}.`);
-  const amount = loose.getTagValue('54');
-  if (!amount) throw new PaymentRefused('missing_amount', 'The QR code carries no amount (tag 54).');
+  const isStatic = loose.getTagValue('01') === '11';
+  const typed = typedAmount === undefined ? undefined : String(typedAmount);
+  const amount = isStatic ? typed : loose.getTagValue('54');
+  if (!amount)
+    throw new PaymentRefused(
+      'missing_amount',
+      isStatic ? 'A static QR code carries no amount: give the amount the payer types (amount, baht).' : 'The QR code carries no amount (tag 54).',
+    );
   return { ref1: loose.getTagValue('30', '02') ?? '', ref2: loose.getTagValue('30', '03') ?? '', amount };
 }
 
@@ -210,7 +222,7 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
   }
 
   function pay(request: PayRequest): ReturnType<BankSimulator['pay']> {
-    const { ref1, ref2, amount } = readBillPayment(request.qr_data, options.billerId);
+    const { ref1, ref2, amount } = readBillPayment(request.qr_data, options.billerId, request.amount);
     const now = options.now?.() ?? new Date();
     const transaction: ScbTransaction = {
       transactionId: `${bangkokDate(now).replaceAll('-', '')}${String(randomInt(1e9)).padStart(9, '0')}${randomBytes(2).toString('hex').toUpperCase()}`,

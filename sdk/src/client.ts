@@ -6,6 +6,7 @@ import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
 import { Reports } from './resources/reports.js';
 import { TestHelpers } from './resources/test-helpers.js';
+import { Tills } from './resources/tills.js';
 import { Transactions } from './resources/transactions.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
@@ -113,6 +114,8 @@ export class PaymentQrClient {
   readonly reports: Reports;
   /** Every event of the last 30 days, as its webhook payload. */
   readonly events: Events;
+  /** Points of sale: a customer display and a static QR each; pass `till_id` to `qrCodes.create` to take a payment there. */
+  readonly tills: Tills;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
   readonly testHelpers: TestHelpers;
 
@@ -134,6 +137,7 @@ export class PaymentQrClient {
     this.withdrawals = new Withdrawals(sender);
     this.reports = new Reports(sender);
     this.events = new Events(sender);
+    this.tills = new Tills(sender);
     this.testHelpers = new TestHelpers(sender);
   }
 }

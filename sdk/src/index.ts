@@ -9,6 +9,7 @@ export type { Transactions } from './resources/transactions.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { Events } from './resources/events.js';
 export type { TestHelpers } from './resources/test-helpers.js';
+export type { Tills } from './resources/tills.js';
 export type { Balance as BalanceResource } from './resources/balance.js';
 export type { Withdrawals } from './resources/withdrawals.js';
 export type { Reports, Statements, Settlements, TaxInvoices } from './resources/reports.js';

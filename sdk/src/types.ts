@@ -38,6 +38,7 @@ export type WithdrawalDestination = Schemas['WithdrawalDestination'];
 export type MonthlyStatement = Schemas['MonthlyStatement'];
 export type TaxInvoice = Schemas['TaxInvoice'];
 export type TaxParty = Schemas['TaxParty'];
+export type Till = Schemas['Till'];
 
 // Webhook events, discriminated by `event`.
 export type PaymentEvent = Schemas['PaymentEvent'];
@@ -67,6 +68,8 @@ export type CreateWebhookParams = Schemas['CreateWebhookRequest'];
 export type CreateWithdrawalParams = Schemas['CreateWithdrawalRequest'];
 export type UpdateWebhookParams = Schemas['UpdateWebhookRequest'];
 export type RotateWebhookSecretParams = Schemas['RotateWebhookSecretRequest'];
+export type CreateTillParams = Schemas['CreateTillRequest'];
+export type CreateTestTillPaymentParams = Schemas['CreateTestTillPaymentRequest'];
 
 export type QrCodeImageParams = QueryOf<'getQrCodeImage'>;
 export type PaymentListParams = QueryOf<'listPayments'>;
@@ -78,5 +81,6 @@ export type BalanceTransactionListParams = Omit<QueryOf<'listBalanceTransactions
 export type WithdrawalListParams = QueryOf<'listWithdrawals'>;
 export type TaxInvoiceListParams = QueryOf<'listTaxInvoices'>;
 export type EventListParams = QueryOf<'listEvents'>;
+export type TillListParams = QueryOf<'listTills'>;
 /** `limit` (1 to 100) and `offset` (0 or more), common to every list. */
 export type PageParams = { limit?: number; offset?: number };

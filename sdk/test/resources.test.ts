@@ -266,6 +266,33 @@ describe('webhook management and events', () => {
   });
 });
 
+describe('tills', () => {
+  it('creates, lists, retrieves, rolls and closes a till; a QR code and a static payment at it carry its till_id', async () => {
+    const client = await clientForNewMerchant(server);
+    const till = await client.tills.create({ name: 'Front counter' });
+    expect(till).toMatchObject({ name: 'Front counter', status: 'active' });
+    const second = await client.tills.create({ name: 'Back counter' });
+    expect((await client.tills.list({ limit: 1 }).toArray()).map((t) => t.till_id)).toEqual([second.till_id, till.till_id]);
+    expect(await client.tills.retrieve(till.till_id)).toEqual(till);
+
+    const qrCode = await client.qrCodes.create({ amount: 15_000, currency: 'THB', till_id: till.till_id });
+    expect(qrCode.till_id).toBe(till.till_id);
+    const paid = await client.testHelpers.payTill(till.till_id, { amount: 12_000 });
+    expect(paid).toMatchObject({ status: 'succeeded', amount: 12_000, till_id: till.till_id, reference: null });
+    expect((await client.payments.list({ till_id: till.till_id }).toArray()).map((p) => p.payment_id)).toEqual([paid.payment_id, qrCode.payment_id]);
+
+    const rolled = await client.tills.rollDisplayUrl(till.till_id);
+    expect(rolled.display_url).not.toBe(till.display_url);
+    expect(await client.tills.close(till.till_id)).toMatchObject({ status: 'closed' });
+    await expect(client.qrCodes.create({ amount: 15_000, currency: 'THB', till_id: till.till_id })).rejects.toMatchObject({
+      status: 422,
+      code: 'till_unavailable',
+      param: 'till_id',
+    });
+    await expect(client.tills.retrieve('till_unknown')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
 describe('client', () => {
   it('reaches the API under /Thai/v1 of baseUrl, with a trailing slash or not', async () => {
     const { apiKey } = await server.merchant();

@@ -12,6 +12,8 @@ import { createMerchant } from './app/merchants.js';
 import type { Services } from './app/services.js';
 import { CHECKOUT_BASE, checkoutRoutes } from './adapters/checkout/checkout-routes.js';
 import { checkoutStatusHub, type CheckoutStatusHub } from './adapters/checkout/status-hub.js';
+import { tillDisplayHub, type TillDisplayHub } from './adapters/tills/display-hub.js';
+import { DISPLAY_BASE, tillDisplayRoutes } from './adapters/tills/display-routes.js';
 import { DASHBOARD_BASE, dashboardRoutes } from './adapters/dashboard/dashboard-routes.js';
 import { merchantPaymentFeed, type MerchantPaymentFeed } from './adapters/dashboard/payment-feed.js';
 import { invitationUrl } from './adapters/dashboard/urls.js';
@@ -184,12 +186,17 @@ export function paymentStatusChangesOf(runtime: Runtime): PaymentStatusChanges {
 export interface LivePages {
   checkoutHub: CheckoutStatusHub;
   paymentFeed: MerchantPaymentFeed;
+  tillDisplays: TillDisplayHub;
 }
 
-/** Open checkout pages follow their payments; open dashboard pages, their merchant's payments. */
+/** Open checkout pages follow their payments; open dashboard pages, their merchant's payments; customer displays, their till's. */
 export function livePagesOf(runtime: Runtime, changes = paymentStatusChangesOf(runtime)): LivePages {
   const onError = (error: unknown) => runtime.logger.warn({ err: error }, 'live page updates interrupted; recovering');
-  return { checkoutHub: checkoutStatusHub(runtime.services, changes, onError), paymentFeed: merchantPaymentFeed(runtime.services, changes, onError) };
+  return {
+    checkoutHub: checkoutStatusHub(runtime.services, changes, onError),
+    paymentFeed: merchantPaymentFeed(runtime.services, changes, onError),
+    tillDisplays: tillDisplayHub(runtime.services, changes, onError),
+  };
 }
 
 export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Overrides = {}, live = livePagesOf(runtime)): RequestListener {
@@ -207,6 +214,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
           requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
         }),
       },
+      { basePath: DISPLAY_BASE, router: tillDisplayRoutes(runtime.services, live.tillDisplays, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },
       {
         basePath: DASHBOARD_BASE,
         router: dashboardRoutes({
@@ -356,7 +364,7 @@ export async function startServer(config: Config, overrides: Overrides = {}): Pr
     checkoutHub,
     async stop() {
       await metricsServer?.stop();
-      await Promise.all([checkoutHub.close(), live.paymentFeed.close()]); // ends the open streams, which would keep the server from closing
+      await Promise.all([checkoutHub.close(), live.paymentFeed.close(), live.tillDisplays.close()]); // ends the open streams, which would keep the server from closing
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await Promise.all([stopBackground(), stopPayouts(), stopReconciliation(), stopFolding(), stopInvoicing()]);

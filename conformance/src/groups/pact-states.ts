@@ -136,6 +136,16 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
     },
   },
 
+  'a till exists': { setup: async ({ records }, params) => ({ till_id: await records.till(str(params, 'name') ?? 'Front counter') }) },
+
+  'a closed till exists': {
+    setup: async ({ records }, params) => {
+      const tillId = await records.till(str(params, 'name') ?? 'Front counter');
+      await records.closeTill(tillId);
+      return { till_id: tillId };
+    },
+  },
+
   // Events are recorded whether or not a webhook subscribes: these payments make `count` payment.pending events.
   'the merchant has events': {
     setup: async ({ records }, params) => {

@@ -15,6 +15,7 @@ export const ID = {
   withdrawal: '^wd_[0-9A-Za-z]+$',
   balanceTransaction: '^bt_[0-9A-Za-z]+$',
   taxInvoice: '^tiv_[0-9A-Za-z]+$',
+  till: '^till_[0-9A-Za-z]+$',
 } as const;
 
 export const EXAMPLE = {
@@ -29,6 +30,7 @@ export const EXAMPLE = {
   withdrawalId: 'wd_01JD5B3C7D9E1F3G5H7J9K1M3N',
   balanceTransactionId: 'bt_01JD5B3C7D9E1F3G5H7J9K1M3P',
   taxInvoiceId: 'tiv_01JD5B3C7D9E1F3G5H7J9K1M3N',
+  tillId: 'till_7c1e9a3f0b2d4e6f8a0c2e4f6a8b0c2d',
   month: '2026-10',
   date: '2026-10-20',
 } as const;
@@ -50,6 +52,7 @@ const ID_OF_STATE = {
   event_id: [ID.event, EXAMPLE.eventId],
   delivery_id: [ID.delivery, EXAMPLE.deliveryId],
   tax_invoice_id: [ID.taxInvoice, EXAMPLE.taxInvoiceId],
+  till_id: [ID.till, EXAMPLE.tillId],
   month: ['^\\d{4}-(0[1-9]|1[0-2])$', EXAMPLE.month],
   date: ['^\\d{4}-\\d{2}-\\d{2}$', EXAMPLE.date],
 } as const;
@@ -127,6 +130,8 @@ export interface PaymentShape {
   reference?: string | null;
   metadata?: Record<string, string>;
   client_bank_account?: string | null;
+  /** Taken at a till (the state's `till_id`); a payment to its static QR has no reference and no expiry. */
+  till?: 'qr' | 'static';
 }
 
 /** The Payment resource as the SDK types it: every field present, `null` where it does not apply. */
@@ -134,6 +139,7 @@ export function paymentLike(shape: PaymentShape): Record<string, unknown> {
   const card = shape.kind === 'card';
   return {
     payment_id: id('payment', EXAMPLE.paymentId),
+    till_id: shape.till ? idFromState('till_id') : null,
     qr_code_id: card ? null : id('qrCode', EXAMPLE.qrCodeId),
     status: equal(shape.status),
     amount: integer(shape.amount),
@@ -149,7 +155,7 @@ export function paymentLike(shape: PaymentShape): Record<string, unknown> {
     created_at: timestamp(),
     updated_at: timestamp(),
     completed_at: shape.completed ? timestamp() : null,
-    expires_at: card ? null : timestamp('2026-11-20T08:30:30.123Z'),
+    expires_at: card || shape.till === 'static' ? null : timestamp('2026-11-20T08:30:30.123Z'),
   };
 }
 
@@ -192,6 +198,8 @@ export interface QrCodeShape {
   client_bank_name: string | null;
   metadata: Record<string, string>;
   return_url?: string;
+  /** Generated at the state's till. */
+  till?: boolean;
 }
 
 /** The QR code answer: a PromptPay payload, its public image address and the pending payment it collects. */
@@ -216,6 +224,26 @@ export function qrCodeLike(shape: QrCodeShape): Record<string, unknown> {
     payment_id: id('payment', EXAMPLE.paymentId),
     status: equal('pending'),
     metadata: equal(shape.metadata),
+    till_id: shape.till ? idFromState('till_id') : null,
+  };
+}
+
+/** A till: its reference, its display's secret URL and its static QR (point of initiation 11, no amount). */
+export function tillLike(name: string, status: 'active' | 'closed'): Record<string, unknown> {
+  return {
+    till_id: idFromState('till_id'),
+    name: equal(name),
+    status: equal(status),
+    reference: regex('^[A-Z0-9]{1,20}$', 'K7Q2M9X4B1T8R5N3W6Z0'),
+    display_url: regex('^https?://[^/]+/Thai/tills/display/[A-Za-z0-9_-]{22,}$', 'http://127.0.0.1:3000/Thai/tills/display/q3Zk9v0Yb2Lr8Xc1Wn5Tg7Hs'),
+    static_qr: {
+      qr_data: regex(
+        '^000201010211.*6304[0-9A-F]{4}$',
+        '00020101021129370016A000000677010111011300660000000005303764'.concat('5802TH62240520K7Q2M9X4B1T8R5N3W6Z06304ABCD'),
+      ),
+      qr_image_url: regex('^https?://[^/]+/Thai/qr-codes/qr_[0-9A-Za-z]{26,}/image$', `http://127.0.0.1:3000/Thai/qr-codes/${EXAMPLE.qrCodeId}/image`),
+    },
+    created_at: timestamp(),
   };
 }
 
@@ -298,6 +326,7 @@ export function paymentEventLike(kind: string, status: string, amount: number): 
       amount: integer(amount),
       currency: equal('THB'),
       reference: null,
+      till_id: null,
       metadata: like({ order_id: 'ORD-88213' }),
     },
     timestamp: timestamp(),

@@ -1,5 +1,5 @@
 import type { RequestOptions, RequestSender } from '../http.js';
-import type { Payment, SucceedTestPaymentParams } from '../types.js';
+import type { CreateTestTillPaymentParams, Payment, SucceedTestPaymentParams } from '../types.js';
 
 /** Sandbox only (`sk_test_` keys): play the customer's bank. With a live key they answer 404. */
 export class TestHelpers {
@@ -18,5 +18,10 @@ export class TestHelpers {
   /** Expires the pending payment now; its QR image answers 410 from then on. */
   expire(paymentId: string, options?: RequestOptions): Promise<Payment> {
     return this.sender.request<Payment>({ method: 'POST', path: `test/payments/${encodeURIComponent(paymentId)}/expire`, options });
+  }
+
+  /** A customer scanned the test till's static QR and typed `amount`: a `succeeded` payment of the till. */
+  payTill(tillId: string, params: CreateTestTillPaymentParams, options?: RequestOptions): Promise<Payment> {
+    return this.sender.request<Payment>({ method: 'POST', path: `test/tills/${encodeURIComponent(tillId)}/payments`, body: params, options });
   }
 }

@@ -1,4 +1,5 @@
 import {
+  tillInquiryDates,
   inquiryDatesAround,
   inquiryDatesBetween,
   parseBankAmount,
@@ -13,7 +14,9 @@ import { DomainError } from '../domain/errors.js';
 import { succeedByBank } from '../domain/payment.js';
 import { BankUnavailableError, type BankConnection } from '../ports/bank.js';
 import type { BankConfirmationOutcome } from '../ports/metrics.js';
-import type { BankCheck } from '../ports/repositories.js';
+import type { BankCheck, Repositories } from '../ports/repositories.js';
+import { staticPaymentProblem, type Till } from '../domain/till.js';
+import { recordStaticPayment } from './till-payments.js';
 import { savePaymentState } from './payment-state.js';
 import type { Services } from './services.js';
 
@@ -31,31 +34,78 @@ export type BankOutcome = 'succeeded' | 'duplicate' | 'unmatched' | 'reversed';
 export async function applyBankTransaction(s: Services, transaction: BankTransaction): Promise<BankOutcome> {
   if (transaction.reversed) return report(s, 'reversed');
   let unmatched: UnmatchedReason | null = null;
-  const outcome = await s.uow.run(async (tx): Promise<BankOutcome> => {
-    const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
-    // The payment row is locked first, so concurrent confirmations of one payment (and the sweeper) queue here.
-    const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
-    const reason = unmatchedReasonOf(payment, LIVE, transaction);
-    const recorded = await tx.bankTransactions.record({
-      id: s.ids.next('bankTransaction'),
-      transaction,
-      paymentId: payment?.id ?? null,
-      merchantId: payment?.merchantId ?? null,
-      unmatchedReason: reason,
-      recordedAt: s.clock.now(),
+  const outcome = await s.uow
+    .run(async (tx): Promise<BankOutcome> => {
+      const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
+      if (!owner) {
+        // Not a payment's reference: perhaps a till's static QR, which the customer paid with an amount of their own.
+        const till = await tx.tills.liveTillOf(transaction.ref1);
+        if (till) {
+          const result = await applyToTill(tx, s, till, transaction);
+          if (result.unmatched) unmatched = result.unmatched;
+          return result.outcome;
+        }
+      }
+      // The payment row is locked first, so concurrent confirmations of one payment (and the sweeper) queue here.
+      const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
+      const reason = unmatchedReasonOf(payment, LIVE, transaction);
+      const recorded = await tx.bankTransactions.record({
+        id: s.ids.next('bankTransaction'),
+        transaction,
+        paymentId: payment?.id ?? null,
+        merchantId: payment?.merchantId ?? null,
+        unmatchedReason: reason,
+        recordedAt: s.clock.now(),
+      });
+      if (!recorded) return 'duplicate';
+      if (reason || !payment) {
+        unmatched = reason ?? 'unknown_reference';
+        return 'unmatched';
+      }
+      const paid = succeedByBank(payment, LIVE, transaction.paidAt, payerOf(transaction));
+      await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
+      return 'succeeded';
+    })
+    .catch((error: unknown) => {
+      if (error instanceof AlreadyRecorded) return 'duplicate' as const;
+      throw error;
     });
-    if (!recorded) return 'duplicate';
-    if (reason || !payment) {
-      unmatched = reason ?? 'unknown_reference';
-      return 'unmatched';
-    }
-    const paid = succeedByBank(payment, LIVE, transaction.paidAt, payerOf(transaction));
-    await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
-    return 'succeeded';
-  });
   // Counted once committed, so /metrics never shows money that was rolled back.
   if (unmatched) s.metrics.unmatchedBankTransaction(unmatched, parseBankAmount(transaction.amount) ?? 0);
   return report(s, outcome);
+}
+
+/** The bank's transaction was recorded before: what this transaction wrote (a static payment) is rolled back. */
+class AlreadyRecorded extends Error {}
+
+/**
+ * Money paid to a live till's static QR (the till row locked): a new succeeded payment of the till, recorded with the
+ * bank's transaction, once (its id is unique among recorded transactions). An amount outside 1 to 2,000,000 THB, or
+ * money for a closed till, is unmatched money.
+ */
+async function applyToTill(
+  tx: Repositories,
+  s: Services,
+  till: Till,
+  transaction: BankTransaction,
+): Promise<{ outcome: BankOutcome; unmatched?: UnmatchedReason }> {
+  const amount = parseBankAmount(transaction.amount);
+  const problem = staticPaymentProblem(till, amount);
+  const payment =
+    problem || amount === null ? null : await recordStaticPayment(tx, s, till, { amount, paidAt: transaction.paidAt, payer: payerOf(transaction) });
+  const recorded = await tx.bankTransactions.record({
+    id: s.ids.next('bankTransaction'),
+    transaction,
+    paymentId: payment?.id ?? null,
+    merchantId: till.merchantId,
+    unmatchedReason: problem,
+    recordedAt: s.clock.now(),
+  });
+  if (!recorded) {
+    if (payment) throw new AlreadyRecorded();
+    return { outcome: 'duplicate' };
+  }
+  return problem ? { outcome: 'unmatched', unmatched: problem } : { outcome: 'succeeded' };
 }
 
 const METRIC_OF: Record<BankOutcome, BankConfirmationOutcome> = { succeeded: 'applied', duplicate: 'duplicate', unmatched: 'unmatched', reversed: 'rejected' };
@@ -114,6 +164,8 @@ export interface ReconciliationRound {
   outcomes: Record<BankOutcome, number>;
   /** Checks the bank could not answer; they come round again after their lease. */
   unavailable: number;
+  /** Active live tills whose reference the bank was asked about (every round: their static QR is paid at any time). */
+  tills: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -125,7 +177,7 @@ const DAY_MS = 86_400_000;
  */
 export async function reconcileBankPayments(s: Services, intervalMs: number, batchSize = 100, concurrency = 8): Promise<ReconciliationRound> {
   const bank = liveBank(s);
-  const round: ReconciliationRound = { checked: 0, outcomes: { succeeded: 0, duplicate: 0, unmatched: 0, reversed: 0 }, unavailable: 0 };
+  const round: ReconciliationRound = { checked: 0, outcomes: { succeeded: 0, duplicate: 0, unmatched: 0, reversed: 0 }, unavailable: 0, tills: 0 };
   const check = async (payment: BankCheck, now: Date) => {
     round.checked++;
     try {
@@ -139,8 +191,33 @@ export async function reconcileBankPayments(s: Services, intervalMs: number, bat
     const now = s.clock.now();
     const due = await s.uow.repos.bankChecks.claimDue(now, intervalMs, new Date(now.getTime() - DAY_MS), batchSize);
     await inBatches(due, concurrency, (payment) => check(payment, now));
-    if (due.length < batchSize) return round;
+    if (due.length < batchSize) break;
   }
+  await reconcileTills(s, bank, round, concurrency);
+  return round;
+}
+
+/**
+ * A till's static QR has no expiry and no payment to watch: every round asks the bank about each active live till's
+ * reference on the current Bangkok day (and the previous one until 00:15), so a lost callback delays a static payment
+ * and never loses it. What was applied already comes back as a duplicate and changes nothing.
+ */
+async function reconcileTills(s: Services, bank: BankConnection, round: ReconciliationRound, concurrency: number): Promise<void> {
+  const references = await s.uow.repos.tills.activeLiveReferences();
+  const dates = tillInquiryDates(s.clock.now());
+  await inBatches(references, concurrency, async (reference) => {
+    round.tills++;
+    try {
+      for (const date of dates) {
+        for (const transaction of await bank.listPaid(reference, date)) {
+          if (transaction.billerId === bank.billerId) round.outcomes[await applyBankTransaction(s, transaction)]++;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof BankUnavailableError)) throw error;
+      round.unavailable++;
+    }
+  });
 }
 
 /**

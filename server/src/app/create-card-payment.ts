@@ -34,6 +34,7 @@ export async function createCardPayment(tx: Repositories, s: Services, merchant:
     id: s.ids.next('payment'),
     merchantId: merchant.id,
     qrCodeId: null,
+    tillId: null,
     status: charge.outcome === 'succeeded' ? 'succeeded' : 'failed',
     amount: request.amount,
     currency: request.currency,

@@ -21,6 +21,8 @@ export interface QrCodeRequest {
   clientBankAccount?: string;
   metadata?: Metadata;
   returnUrl?: string;
+  /** The till it is taken at: an active till of the merchant (the caller has checked it, see `tillTakingPayments`). */
+  tillId?: string;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function createQrCode(tx: QrCodeWrites, s: Services, merchant: Merc
     qrData: buildPromptPayPayload({ ...payee, amountSatang: request.amount, reference: bankReference }),
     bankReference,
     returnUrl: request.returnUrl ?? null,
+    tillId: request.tillId ?? null,
     expiresAt,
     createdAt: now,
   };
@@ -54,6 +57,7 @@ export async function createQrCode(tx: QrCodeWrites, s: Services, merchant: Merc
     id: paymentId,
     merchantId: merchant.id,
     qrCodeId: qrCode.id,
+    tillId: request.tillId ?? null,
     status: 'pending',
     amount: request.amount,
     currency: request.currency,
@@ -83,7 +87,7 @@ const LIVE_QR_REF2 = 'PQR';
  * Test keys pay the merchant's own (sandbox) account; live keys pay the deployment's biller account, with the
  * payment's bank reference as ref1, so that the bank's confirmation names the payment.
  */
-function payeeOf(s: Services, merchant: Merchant): Pick<PromptPayPayloadInput, 'account' | 'ref2'> {
+export function payeeOf(s: Services, merchant: Merchant): Pick<PromptPayPayloadInput, 'account' | 'ref2'> {
   if (merchant.mode === 'test') return { account: merchant.account };
   if (!s.bankConnection) {
     throw new DomainError(

@@ -22,10 +22,17 @@ export async function retrieveRefund(s: Services, merchant: Merchant, id: string
 export const listTransactions = (s: Services, merchant: Merchant, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>> =>
   s.uow.repos.transactions.list(merchant.id, filter, page);
 
-/** The QR image is public: found by its unguessable id alone, and refused once its payment can no longer be paid. */
-export async function scannableQrCode(s: Services, id: string): Promise<QrCode> {
+/**
+ * The QR image is public: found by its unguessable id alone, and refused once its payment can no longer be paid. A
+ * till's static QR is scannable while its till is active.
+ */
+export async function scannableQrCode(s: Services, id: string): Promise<Pick<QrCode, 'id' | 'qrData'>> {
   const qrCode = await s.uow.repos.qrCodes.findById(id);
-  if (!qrCode) throw notFound('qr_code_not_found', id);
+  if (!qrCode) {
+    const till = await s.uow.repos.tills.activeByStaticQrCodeId(id);
+    if (!till) throw notFound('qr_code_not_found', id);
+    return { id, qrData: till.staticQr.qrData };
+  }
   const payment = await s.uow.repos.payments.findById(qrCode.merchantId, qrCode.paymentId);
   const expired = payment?.status === 'expired' || s.clock.now() >= qrCode.expiresAt;
   if (expired) throw new DomainError('qr_code_expired', `QR code ${id} expired at ${qrCode.expiresAt.toISOString()}; create a new one.`);

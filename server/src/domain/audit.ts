@@ -37,6 +37,10 @@ export const auditActions = [
   'delivery_retried',
   'test_payment_completed',
   'tax_invoice_issued',
+  'till_created',
+  'till_renamed',
+  'till_closed',
+  'till_display_url_rolled',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -29,7 +29,8 @@ export interface BankConfirmation {
   billerId: string | null;
 }
 
-export type UnmatchedReason = 'amount_mismatch' | 'unknown_reference' | 'payment_not_pending' | 'payment_expired';
+/** `till_closed` and `amount_out_of_range`: money paid to a till's static QR that makes no payment (see `staticPaymentProblem`). */
+export type UnmatchedReason = 'amount_mismatch' | 'unknown_reference' | 'payment_not_pending' | 'payment_expired' | 'till_closed' | 'amount_out_of_range';
 
 /** Money the bank received that settles no payment, kept for the operator with the reason. */
 export interface UnmatchedBankTransaction {
@@ -109,6 +110,11 @@ export function bangkokDate(at: Date): string {
 /** The dates to ask the inquiry about for a moment: its own, and the neighbouring one when it is near midnight. */
 export function inquiryDatesAround(at: Date): string[] {
   return [...new Set([new Date(at.getTime() - NEAR_MIDNIGHT_MS), at, new Date(at.getTime() + NEAR_MIDNIGHT_MS)].map(bangkokDate))];
+}
+
+/** The dates to ask about a till's reference now: today in Bangkok, and yesterday too until 00:15. */
+export function tillInquiryDates(now: Date): string[] {
+  return [...new Set([bangkokDate(new Date(now.getTime() - NEAR_MIDNIGHT_MS)), bangkokDate(now)])];
 }
 
 /** Every Bangkok date a payment could have been paid on, from its creation to its expiry (or now, if sooner). */

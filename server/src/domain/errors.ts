@@ -36,6 +36,9 @@ export const errorCodes = [
   'withdrawal_not_found',
   'tax_invoice_not_found',
   'range_too_large',
+  'till_not_found',
+  'till_limit_reached',
+  'till_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

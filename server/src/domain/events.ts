@@ -61,6 +61,7 @@ export function paymentEvent(id: string, kind: EventKind, payment: Payment, now:
     amount: payment.amount,
     currency: payment.currency,
     reference: payment.reference,
+    till_id: payment.tillId,
     metadata: payment.metadata,
   });
 }

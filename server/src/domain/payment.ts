@@ -21,6 +21,8 @@ export interface Payment extends Payer {
   id: string;
   merchantId: string;
   qrCodeId: string | null;
+  /** The till it was taken at (a QR code generated there, or the till's static QR); null when none. */
+  tillId: string | null;
   status: PaymentStatus;
   amount: Satang;
   currency: Currency;

@@ -1,18 +1,22 @@
 import { DomainError } from './errors.js';
 
 /** What a restricted API key may be given: `resource:read` or `resource:write` (write implies read). */
-export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports'] as const;
+export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports', 'tills'] as const;
 export type Resource = (typeof resources)[number];
 export type Permission = `${Resource}:read` | `${Resource}:write`;
 
 /** A dashboard member's role: fixed, one per merchant the user belongs to. */
-export const roles = ['owner', 'admin', 'developer', 'support', 'viewer'] as const;
+export const roles = ['owner', 'admin', 'developer', 'support', 'viewer', 'cashier'] as const;
 export type Role = (typeof roles)[number];
 
-/** What someone may do: an API permission, or one of the dashboard's own powers (no key may hold those). */
-export type Ability = Permission | 'api_keys:write' | 'team:write' | 'audit:read';
+/**
+ * What someone may do: an API permission, or one of the dashboard's own powers (no key may hold those). `receive`
+ * takes payments at a till on the Receive page and sees the payments that page lists (the till's, today's).
+ */
+export type Ability = Permission | 'api_keys:write' | 'team:write' | 'audit:read' | 'receive';
 
-const everyone: readonly Role[] = roles;
+/** Every role that sees the merchant's books; a cashier only takes payments at the counter. */
+const everyone: readonly Role[] = ['owner', 'admin', 'developer', 'support', 'viewer'];
 
 /** THE permission table: who may do what. Roles read it here; restricted keys by their own list of permissions. */
 const whoMay: Record<Ability, readonly Role[]> = {
@@ -34,9 +38,12 @@ const whoMay: Record<Ability, readonly Role[]> = {
   'events:write': [],
   'reports:read': ['owner', 'admin', 'viewer'],
   'reports:write': [],
+  'tills:read': ['owner', 'admin', 'support'], // Receive picks a till
+  'tills:write': ['owner', 'admin'],
   'api_keys:write': ['owner', 'admin', 'developer'],
   'team:write': ['owner', 'admin'], // admins do not touch owners: a rule of the team's use cases
   'audit:read': ['owner', 'admin'],
+  receive: ['owner', 'admin', 'support', 'cashier'],
 };
 
 export const isRole = (value: string): value is Role => (roles as readonly string[]).includes(value);

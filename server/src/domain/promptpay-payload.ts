@@ -37,18 +37,27 @@ export function isValidBillerId(billerId: string): boolean {
   return BILLER_ID_PATTERN.test(billerId);
 }
 
+/** A dynamic QR (point of initiation 12): one payment of this amount. */
 export function buildPromptPayPayload(input: PromptPayPayloadInput): string {
-  const { account, amountSatang, reference, ref2 } = input;
+  return payload(input, formatThbAmount(input.amountSatang));
+}
+
+/** A static QR (point of initiation 11, no amount): the customer types the amount; a till's QR at the counter. */
+export function buildStaticPromptPayPayload(input: Omit<PromptPayPayloadInput, 'amountSatang'>): string {
+  return payload(input, null);
+}
+
+function payload({ account, reference, ref2 }: Omit<PromptPayPayloadInput, 'amountSatang'>, amount: string | null): string {
   if (!REFERENCE_PATTERN.test(reference)) {
     throw new Error('PromptPay reference must be 1 to 20 characters of A-Z and 0-9');
   }
 
   const body =
     field('00', '01') +
-    field('01', '12') +
+    field('01', amount === null ? '11' : '12') +
     merchantAccount(account, reference, ref2) +
     field('53', THB_NUMERIC_CODE) +
-    field('54', formatThbAmount(amountSatang)) +
+    (amount === null ? '' : field('54', amount)) +
     field('58', 'TH') +
     // Bill payment carries the reference as ref1; credit transfer has only tag 62 for it.
     (account.kind === 'promptpay_id' ? field('62', field('05', reference)) : '');

@@ -9,6 +9,8 @@ export interface QrCode {
   bankReference: string; // carried in the payload; the bank reports it back to name the payment
   /** Where the checkout page sends the customer once paid; null: the page stays. */
   returnUrl: string | null;
+  /** The till the payment is taken at; null when none. */
+  tillId: string | null;
   expiresAt: Date;
   createdAt: Date;
 }

@@ -10,6 +10,7 @@ import type { Payment, PaymentStatus } from '../domain/payment.js';
 import type { QrCode } from '../domain/qr-code.js';
 import type { Refund } from '../domain/refund.js';
 import type { TestEvent } from '../domain/test-event.js';
+import type { Till } from '../domain/till.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../domain/transaction.js';
 import type { Delivery, Webhook } from '../domain/webhook.js';
 import type { EarlierSecret } from '../domain/webhook-management.js';
@@ -65,6 +66,8 @@ export interface QrCodeRepository {
 
 export interface PaymentFilter extends DateRange {
   status?: PaymentStatus;
+  /** Only the payments taken at this till. */
+  tillId?: string;
 }
 
 /** Succeeded payments of one Bangkok day (YYYY-MM-DD): how many, and their amount in satang. */
@@ -246,6 +249,26 @@ export interface BankCheckQueue {
   claimDue(now: Date, leaseMs: number, expiredSince: Date, limit: number): Promise<BankCheck[]>;
 }
 
+export interface TillRepository {
+  /** Writes the till and its static QR code row; the display's token is found by its hash. */
+  insert(till: Till, displayTokenHash: string): Promise<void>;
+  /** Holds off the merchant's other till creations until this transaction ends, then counts its active tills. */
+  countActiveForCreation(merchantId: string): Promise<number>;
+  /** With `lock`, the row stays locked until the transaction ends. */
+  findById(merchantId: string, id: string, options?: { lock?: boolean }): Promise<Till | null>;
+  list(merchantId: string, page: PageRequest): Promise<Page<Till>>;
+  /** Name, status, closed_at and the display's token (stored with `displayTokenHash`). */
+  update(till: Till, displayTokenHash: string): Promise<void>;
+  /** The active till whose static QR has this QR code id (its image is public, as every QR code's). */
+  activeByStaticQrCodeId(qrCodeId: string): Promise<Till | null>;
+  /** The active till whose display token has this hash. */
+  findActiveByDisplayTokenHash(hash: string): Promise<Till | null>;
+  /** The till of a live merchant whose static QR carries this reference (ref1), locked until the transaction ends. */
+  liveTillOf(reference: string): Promise<Till | null>;
+  /** The references of every active till of a live merchant: reconciliation asks the bank about each. */
+  activeLiveReferences(): Promise<string[]>;
+}
+
 /** The audit log: append-only, written in the transaction of the action it records. */
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
@@ -274,6 +297,7 @@ export interface Repositories extends AccountRepositories {
   audit: AuditLog;
   reports: ReportRepository;
   taxInvoices: TaxInvoiceRepository;
+  tills: TillRepository;
 }
 
 /** A result to keep under an idempotency key; a result stored under it before `notBefore` has lapsed. */

@@ -30,6 +30,7 @@ const payment: Payment = {
   id: 'pay_1',
   merchantId: 'mer_1',
   qrCodeId: 'qr_1',
+  tillId: null,
   status: 'succeeded',
   amount: 10_000,
   currency: 'THB',

@@ -13,7 +13,9 @@ describe('the permission table', () => {
     expect(may('reports:read')).toEqual(['owner', 'admin', 'viewer']);
     expect(may('team:write')).toEqual(['owner', 'admin']);
     expect(may('audit:read')).toEqual(['owner', 'admin']);
+    expect(may('receive')).toEqual(['owner', 'admin', 'support', 'cashier']);
     expect(abilitiesOfRole('viewer')).not.toContain('refunds:write');
+    expect(abilitiesOfRole('cashier')).toEqual(['receive']); // the counter, nothing else
   });
 
   it('lets an unrestricted key do everything and a restricted one only what it holds, write implying read', () => {

@@ -71,6 +71,12 @@ async function testDeliveryOf(api: ApiClient): Promise<{ webhookId: string; deli
   return { webhookId, deliveryId: sent.body.delivery_id as string };
 }
 
+async function tillOf(api: ApiClient): Promise<string> {
+  const created = await api.post('/Thai/v1/tills', { name: 'Counter' });
+  expect(created.status, created.text).toBe(200);
+  return created.body.till_id as string;
+}
+
 const today = () => bangkokDateOf(server.running.runtime.services.clock.now());
 
 /** How to call each operation that takes a key, after making what it needs with the merchant's unrestricted key. */
@@ -115,6 +121,12 @@ const calls: Record<KeyedOperation, (api: ApiClient, merchantId: string) => Prom
   listTaxInvoices: async () => ({ method: 'GET', path: '/Thai/v1/reports/tax-invoices' }),
   retrieveTaxInvoice: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}` }),
   retrieveTaxInvoicePdf: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}/pdf` }),
+  createTill: async () => ({ method: 'POST', path: '/Thai/v1/tills', body: { name: 'Front counter' } }),
+  listTills: async () => ({ method: 'GET', path: '/Thai/v1/tills' }),
+  retrieveTill: async (api) => ({ method: 'GET', path: `/Thai/v1/tills/${await tillOf(api)}` }),
+  closeTill: async (api) => ({ method: 'POST', path: `/Thai/v1/tills/${await tillOf(api)}/close` }),
+  rollTillDisplayUrl: async (api) => ({ method: 'POST', path: `/Thai/v1/tills/${await tillOf(api)}/display-url/roll` }),
+  createTestTillPayment: async (api) => ({ method: 'POST', path: `/Thai/v1/test/tills/${await tillOf(api)}/payments`, body: { amount: 15_000 } }),
 };
 
 const everyPermission: Permission[] = resources.flatMap((resource) => [`${resource}:read`, `${resource}:write`] as Permission[]);
@@ -141,6 +153,7 @@ async function everythingOf(api: ApiClient, merchantId: string): Promise<unknown
     ledger: await read('/Thai/v1/balance/transactions?limit=100'),
     withdrawals: await read('/Thai/v1/withdrawals?limit=100'),
     taxInvoices: await read('/Thai/v1/reports/tax-invoices?limit=100'),
+    tills: await read('/Thai/v1/tills?limit=100'),
     events: await read('/Thai/v1/events?limit=100'),
     webhooks,
     deliveries: await Promise.all(webhooks.map((webhook) => read(`/Thai/v1/webhooks/${webhook.webhook_id}/deliveries?limit=100`))),

@@ -4,6 +4,7 @@ import type { Payment } from '../../src/domain/payment.js';
 export function paymentRecord(fields: Pick<Payment, 'id' | 'merchantId' | 'status' | 'amount' | 'createdAt'> & Partial<Payment>): Payment {
   return {
     qrCodeId: null,
+    tillId: null,
     currency: 'THB',
     reference: null,
     description: null,

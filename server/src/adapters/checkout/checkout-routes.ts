@@ -6,6 +6,7 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import { eventStreams } from '../pages/event-streams.js';
 import { pageAssets } from '../pages/page-assets.js';
 import { pageBody } from '../pages/page-body.js';
+import { pageLanguage } from '../pages/language.js';
 import { pageHeaders } from '../pages/page-headers.js';
 import type { Language } from './messages.js';
 import { renderCheckoutPage, renderNotFoundPage } from './page.js';
@@ -34,11 +35,7 @@ const strictHeaders = pageHeaders({ formAction: "'none'", referrerPolicy: 'no-re
 /** An id no QR code can have is simply unknown, before it reaches the database. */
 const plausibleId = (id: string): boolean => /^[A-Za-z0-9_-]{1,100}$/.test(id);
 
-function languageOf(req: Request): Language {
-  const asked = req.query.lang;
-  if (asked === 'en' || asked === 'th') return asked;
-  return req.acceptsLanguages('th', 'en') === 'en' ? 'en' : 'th';
-}
+const languageOf = (req: Request): Language => pageLanguage(req);
 
 const statusBody = (state: CheckoutState) => ({
   status: state.status,

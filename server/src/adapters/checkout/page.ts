@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Mustache from 'mustache';
 import type { Checkout } from '../../app/checkout.js';
+import { timeLeft } from '../pages/formatting.js';
 import { formatBaht } from '../pages/people-formats.js';
 import { messages, type Language } from './messages.js';
 
@@ -9,11 +10,6 @@ const pageTemplate = template('page');
 const notFoundTemplate = template('not-found');
 Mustache.parse(pageTemplate);
 Mustache.parse(notFoundTemplate);
-
-const remaining = (expiresAt: Date, now: Date): string => {
-  const seconds = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-};
 
 /** Money that does not fit is named whatever the status, so the customer never reads "waiting for payment" after paying. */
 const unmatchedText = (lang: Language, amounts: readonly number[]): string => messages[lang].unmatched.replace('{amount}', amounts.map(formatBaht).join(' + '));
@@ -47,7 +43,7 @@ export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date
     redirectNow: checkout.status === 'succeeded' && checkout.returnTo !== null,
     returnTo: checkout.returnTo,
     expiresAt: checkout.expiresAt.toISOString(),
-    remaining: remaining(checkout.expiresAt, now),
+    remaining: timeLeft(checkout.expiresAt, now),
     // In both languages, the page's own first: a customer about to pay must not miss it.
     testBanner: checkout.testMode ? [lang, lang === 'th' ? 'en' : 'th'].map((code) => ({ lang: code, ...messages[code as Language] })) : [],
   });

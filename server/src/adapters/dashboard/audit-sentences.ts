@@ -46,6 +46,10 @@ const sentences: Record<PageLanguage, Record<AuditAction, Sentence>> = {
     test_payment_completed: (d) =>
       `ตัวช่วยทดสอบ: ทำให้รายการ${d.text('outcome') === 'succeeded' ? 'สำเร็จ' : d.text('outcome') === 'failed' ? 'ไม่สำเร็จ' : 'หมดอายุ'}`,
     tax_invoice_issued: (d) => `ออกใบกำกับภาษี ${d.text('serial')} ยอด ${d.baht('total')}`,
+    till_created: (d) => `เพิ่มจุดรับเงิน ${d.text('name')}`,
+    till_renamed: (d) => `เปลี่ยนชื่อจุดรับเงินเป็น ${d.text('name')}`,
+    till_closed: (d) => `ปิดจุดรับเงิน ${d.text('name')}`,
+    till_display_url_rolled: (d) => `เปลี่ยนลิงก์จอลูกค้าของจุดรับเงิน ${d.text('name')}`,
   },
   en: {
     sign_in: () => 'Signed in',
@@ -73,6 +77,10 @@ const sentences: Record<PageLanguage, Record<AuditAction, Sentence>> = {
     delivery_retried: () => 'Webhook delivery retried',
     test_payment_completed: (d) => `Test helper: payment marked ${d.text('outcome')}`,
     tax_invoice_issued: (d) => `Tax invoice ${d.text('serial')} of ${d.baht('total')} issued`,
+    till_created: (d) => `Till ${d.text('name')} added`,
+    till_renamed: (d) => `Till renamed ${d.text('name')}`,
+    till_closed: (d) => `Till ${d.text('name')} closed`,
+    till_display_url_rolled: (d) => `Customer display link of till ${d.text('name')} changed`,
   },
 };
 

@@ -10,12 +10,21 @@ export interface DashboardCookies {
   /** The CSRF token of forms sent before there is a session (login, invitation). */
   csrf: string;
   language: string;
+  /** The till Receive takes payments at on this browser. */
+  till: string;
   secure: boolean;
 }
 
 export const dashboardCookies = (secure: boolean): DashboardCookies => {
   const prefix = secure ? '__Host-' : '';
-  return { session: `${prefix}dash_session`, signIn: `${prefix}dash_signin`, csrf: `${prefix}dash_csrf`, language: `${prefix}dash_lang`, secure };
+  return {
+    session: `${prefix}dash_session`,
+    signIn: `${prefix}dash_signin`,
+    csrf: `${prefix}dash_csrf`,
+    language: `${prefix}dash_lang`,
+    till: `${prefix}dash_till`,
+    secure,
+  };
 };
 
 export const readCookie = (req: Request, name: string): string | null => parse(req.headers.cookie ?? '')[name] ?? null;
@@ -26,6 +35,7 @@ export const cookieLifetimes = {
   signIn: SECOND_FACTOR_WAIT_MS / 1000,
   csrf: SESSION_ABSOLUTE_MS / 1000,
   language: YEAR_S,
+  till: YEAR_S,
 };
 
 /** HttpOnly, SameSite=Lax, Path=/ (as `__Host-` requires); Secure on https. */

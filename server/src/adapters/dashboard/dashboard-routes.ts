@@ -5,6 +5,7 @@ import { switchMerchant } from '../../app/dashboard-sessions.js';
 import type { Services } from '../../app/services.js';
 import { AccountError } from '../../domain/account-errors.js';
 import { DocumentsBusy } from '../../ports/documents.js';
+import { serveChime } from '../pages/chime.js';
 import { pageAssets } from '../pages/page-assets.js';
 import { pageBody } from '../pages/page-body.js';
 import { pageHeaders } from '../pages/page-headers.js';
@@ -20,10 +21,12 @@ import { DASHBOARD_BASE, sendRefusal } from './layout.js';
 import { loginRoutes } from './login-routes.js';
 import { moneyRoutes } from './money-routes.js';
 import type { MerchantPaymentFeed } from './payment-feed.js';
+import { receiveRoutes } from './receive-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { signedIn } from './request-context.js';
 import { loadSession, requireSignIn } from './session.js';
 import { teamRoutes } from './team-routes.js';
+import { tillSettingsRoutes } from './till-settings-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 export { DASHBOARD_BASE } from './layout.js';
@@ -66,6 +69,7 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
   const router = Router();
   router.use(strictHeaders);
   router.use(pageAssets(assetsDir));
+  router.get('/assets/chime.wav', serveChime);
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store'); // pages hold a merchant's data and a session's form tokens
     next();
@@ -96,6 +100,8 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
     }
   });
   member.use(moneyRoutes(s, deps.paymentFeed, { streamLifetimeMs: deps.streamLifetimeMs, publicBaseUrl: deps.publicBaseUrl }));
+  member.use(receiveRoutes(s, cookies));
+  member.use(tillSettingsRoutes(s, deps.publicBaseUrl));
   member.use(accountRoutes(s));
   member.use(teamRoutes(s, deps.publicBaseUrl));
   member.use(apiKeyRoutes(s));

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { homeFigures } from '../../app/dashboard-home.js';
 import type { Services } from '../../app/services.js';
-import { commonView, sendPage } from './layout.js';
+import { roleMay } from '../../domain/permissions.js';
+import { commonView, DASHBOARD_BASE, sendPage } from './layout.js';
 import { liveStream, type LiveStreamOptions } from './live-stream.js';
 import { memberOf, wordsOf } from './money-pages.js';
 import { renderMoney } from './money-templates.js';
@@ -13,6 +14,12 @@ import { requireAbility } from './session.js';
 export function homePage(s: Services, feed: MerchantPaymentFeed, options: LiveStreamOptions): Router {
   const router = Router();
   // Home: the balance, what succeeded today and in the last 30 days, the chart, the latest payments (live).
+  // A cashier's dashboard is the counter: Receive.
+  router.get('/', (req, res, next) => {
+    const { role } = memberOf(req);
+    if (!roleMay(role, 'payments:read') && roleMay(role, 'receive')) return res.redirect(303, `${DASHBOARD_BASE}/receive`);
+    next();
+  });
   router.get('/', requireAbility('payments:read'), requireAbility('balance:read'), async (req, res) => {
     const t = wordsOf(req);
     const figures = await homeFigures(s, memberOf(req).merchant);

@@ -26,6 +26,9 @@ const abilityWords: Record<PageLanguage, Record<Ability, string>> = {
     'api_keys:write': 'สร้างและเพิกถอนคีย์ API',
     'team:write': 'เชิญสมาชิก เปลี่ยนบทบาท และนำสมาชิกออก',
     'audit:read': 'ดูบันทึกการใช้งาน',
+    'tills:read': 'ดูจุดรับเงิน',
+    'tills:write': 'จัดการจุดรับเงินและจอลูกค้า',
+    receive: 'รับเงินหน้าร้าน (หน้ารับเงิน)',
   },
   en: {
     'qr_codes:read': 'see PromptPay QR codes',
@@ -49,6 +52,9 @@ const abilityWords: Record<PageLanguage, Record<Ability, string>> = {
     'api_keys:write': 'create and revoke API keys',
     'team:write': 'invite members, change roles and remove members',
     'audit:read': 'read the audit log',
+    'tills:read': 'see tills',
+    'tills:write': 'manage tills and their customer displays',
+    receive: 'take payments at the counter (Receive)',
   },
 };
 

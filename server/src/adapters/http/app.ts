@@ -22,6 +22,7 @@ import { withHotRoutes } from './hot-routes.js';
 import type { SendWire } from './idempotency.js';
 import { createQrCodeRoute, paymentRoutes, retrievePaymentBody } from './routes/payment-routes.js';
 import { QR_IMAGE_BASE, qrImageRoute, type QrImageRenderer } from './routes/qr-image-route.js';
+import { tillRoutes } from './routes/till-routes.js';
 import { webhookManagementRoutes } from './routes/webhook-management-routes.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhook-routes.js';
 import { contractValidators } from './validation.js';
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps): RequestListener {
     eventRoutes(s),
     balanceRoutes(s),
     reportRoutes(s),
+    tillRoutes(s, deps.publicBaseUrl),
   ];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
     app.use(basePath, Router().use(...pipeline.api, validator, ...routes));

@@ -44,6 +44,9 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   withdrawal_not_found: [404, 'not_found'],
   tax_invoice_not_found: [404, 'not_found'],
   range_too_large: [422, 'validation_error'],
+  till_not_found: [404, 'not_found'],
+  till_limit_reached: [422, 'validation_error'],
+  till_unavailable: [422, 'validation_error'],
 };
 
 export interface WireResponse {

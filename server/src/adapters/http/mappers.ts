@@ -3,6 +3,7 @@ import type { Page } from '../../domain/page.js';
 import type { Payment } from '../../domain/payment.js';
 import type { QrCode } from '../../domain/qr-code.js';
 import type { Refund } from '../../domain/refund.js';
+import { displayUrlOf, type Till } from '../../domain/till.js';
 import type { Transaction } from '../../domain/transaction.js';
 import type { Delivery, Webhook } from '../../domain/webhook.js';
 
@@ -33,10 +34,12 @@ export const toQrCodeBody = (qr: QrCode, payment: Payment, publicBaseUrl: string
   payment_id: payment.id,
   status: 'pending',
   metadata: payment.metadata,
+  till_id: qr.tillId,
 });
 
 export const toPaymentBody = (p: Payment): Schemas['Payment'] => ({
   payment_id: p.id,
+  till_id: p.tillId,
   qr_code_id: p.qrCodeId,
   status: p.status,
   amount: p.amount,
@@ -53,6 +56,16 @@ export const toPaymentBody = (p: Payment): Schemas['Payment'] => ({
   updated_at: iso(p.updatedAt),
   completed_at: isoOrNull(p.completedAt),
   expires_at: isoOrNull(p.expiresAt),
+});
+
+export const toTillBody = (t: Till, publicBaseUrl: string): Schemas['Till'] => ({
+  till_id: t.id,
+  name: t.name,
+  status: t.status,
+  reference: t.reference,
+  display_url: displayUrlOf(publicBaseUrl, t),
+  static_qr: { qr_data: t.staticQr.qrData, qr_image_url: qrImageUrl(publicBaseUrl, t.staticQr.qrCodeId) },
+  created_at: iso(t.createdAt),
 });
 
 export const toRefundBody = (r: Refund): Schemas['Refund'] => ({

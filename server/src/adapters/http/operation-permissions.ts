@@ -44,6 +44,12 @@ export const permissionOf = {
   listTaxInvoices: 'reports:read',
   retrieveTaxInvoice: 'reports:read',
   retrieveTaxInvoicePdf: 'reports:read',
+  createTill: 'tills:write',
+  listTills: 'tills:read',
+  retrieveTill: 'tills:read',
+  closeTill: 'tills:write',
+  rollTillDisplayUrl: 'tills:write',
+  createTestTillPayment: 'payments:write',
 } as const satisfies Partial<Record<keyof operations, Permission>>;
 
 export type KeyedOperation = keyof typeof permissionOf;

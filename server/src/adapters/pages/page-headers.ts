@@ -18,6 +18,7 @@ export const pageHeaders = (policy: PagePolicy) =>
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'"],
+        mediaSrc: ["'self'"], // the chime of the till pages
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         baseUri: ["'none'"],

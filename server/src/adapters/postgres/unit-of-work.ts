@@ -14,6 +14,7 @@ import { qrCodeRepository } from './repositories/qr-codes.js';
 import { insertNow, type Db, type Insert } from './repositories/query.js';
 import { refundRepository } from './repositories/refunds.js';
 import { transactionRepository } from './repositories/transactions.js';
+import { tillRepository } from './repositories/tills.js';
 import { webhookRepository } from './repositories/webhooks.js';
 import { balanceRepository } from './repositories/balances.js';
 import { refundPayoutRepository } from './repositories/refund-payouts.js';
@@ -52,6 +53,7 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   signInFailures: signInFailureRepository(db),
   reports: reportRepository(db),
   taxInvoices: taxInvoiceRepository(db),
+  tills: tillRepository(db),
 });
 
 /** QR creation's writes, held to be written in one statement. */

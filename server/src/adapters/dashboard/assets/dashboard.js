@@ -1,6 +1,8 @@
-/* global document, HTMLFormElement, setTimeout, setInterval, window, EventSource, fetch, navigator */
+/* global document, HTMLFormElement, setTimeout, setInterval, clearTimeout, window, EventSource, fetch, navigator, Audio, SpeechSynthesisUtterance */
 // The dashboard's one script: a confirmation step for forms that ask for one (data-confirm), no double submits, a
-// Copy button for recovery codes (data-copy: the list it copies), and live lists (Home, Payments) that fetch their server-rendered fragment again when one of the merchant's payments changes.
+// Copy button for recovery codes (data-copy: the list it copies), live lists (Home, Payments) that fetch their
+// server-rendered fragment again when one of the merchant's payments changes, and Receive: its keypad, and a sale's
+// live status announced with a chime and Thai speech.
 // Pages work without it: a form then posts at once.
 (function () {
   'use strict';
@@ -121,5 +123,72 @@
     setInterval(function () {
       if (document.visibilityState === 'visible') refresh();
     }, NEW_PAYMENTS_EVERY_MS);
+  }
+  // Receive: the keypad types into the amount (which stays a plain field without this script).
+  var keypad = document.getElementById('keypad');
+  var amountField = document.getElementById('amount');
+  if (keypad && amountField) {
+    keypad.hidden = false;
+    keypad.addEventListener('click', function (event) {
+      var key = event.target.closest && event.target.closest('button[data-key]');
+      if (!key) return;
+      var value = amountField.value;
+      var typed = key.getAttribute('data-key');
+      if (typed === 'erase') value = value.slice(0, -1);
+      else if (typed === '.' && value.indexOf('.') >= 0) return;
+      else if (/\.\d\d$/.test(value))
+        return; // satang have two digits
+      else value = (value === '0' && typed !== '.' ? '' : value) + typed;
+      amountField.value = value;
+    });
+  }
+
+  // A sale on Receive: its status from the checkout page's own stream; paid is announced ("ได้รับเงิน 150 บาท").
+  var sale = document.getElementById('sale');
+  if (sale && 'EventSource' in window) {
+    var saleStatus = document.getElementById('sale-status');
+    var saleQr = document.getElementById('sale-qr');
+    var saleHint = document.getElementById('sale-hint');
+    var saleCountdown = document.getElementById('sale-countdown');
+    var saleAmount = Number(sale.getAttribute('data-amount'));
+    var chime = new Audio(sale.getAttribute('data-chime-url'));
+    var saleTimer = null;
+    var shown = sale.getAttribute('data-status');
+    var announce = function () {
+      var played = chime.play();
+      if (played && played.catch) played.catch(function () {});
+      if (!window.speechSynthesis || !window.SpeechSynthesisUtterance) return;
+      var words = 'ได้รับเงิน ' + Math.floor(saleAmount / 100) + ' บาท' + (saleAmount % 100 ? ' ' + (saleAmount % 100) + ' สตางค์' : '');
+      var utterance = new SpeechSynthesisUtterance(words);
+      utterance.lang = 'th-TH';
+      window.speechSynthesis.speak(utterance);
+    };
+    var showSale = function (status) {
+      if (status === shown) return;
+      shown = status;
+      sale.setAttribute('data-status', status);
+      saleStatus.className = 'sale-status status-' + status;
+      saleStatus.textContent = sale.getAttribute('data-' + status);
+      saleQr.hidden = status !== 'pending';
+      saleHint.hidden = status !== 'pending';
+      if (status === 'succeeded') announce();
+    };
+    var tickSale = function () {
+      var left = Math.max(0, Math.floor((Date.parse(sale.getAttribute('data-expires-at')) - Date.now()) / 1000));
+      saleCountdown.textContent = Math.floor(left / 60) + ':' + (left % 60 < 10 ? '0' : '') + (left % 60);
+      if (left === 0 && shown === 'pending') showSale('expired');
+      if (shown === 'pending') saleTimer = setTimeout(tickSale, 1000);
+    };
+    if (shown === 'pending') {
+      tickSale();
+      var saleStream = new EventSource(sale.getAttribute('data-events-url'));
+      saleStream.addEventListener('status', function (event) {
+        showSale(JSON.parse(event.data).status);
+        if (shown !== 'pending') {
+          saleStream.close();
+          clearTimeout(saleTimer);
+        }
+      });
+    }
   }
 })();

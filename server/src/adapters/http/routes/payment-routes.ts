@@ -5,6 +5,7 @@ import { createQrCode } from '../../../app/create-qr-code.js';
 import { listPayments, listTransactions, retrievePayment, retrieveRefund } from '../../../app/queries.js';
 import { refundPayment, sendRefund } from '../../../app/refund-payment.js';
 import type { Services } from '../../../app/services.js';
+import { tillTakingPayments } from '../../../app/tills.js';
 import type { Merchant } from '../../../domain/merchant.js';
 import { settlePayment } from '../../../app/settle-payment.js';
 import { errorResponse, jsonResponse } from '../errors.js';
@@ -40,6 +41,7 @@ export const createQrCodeRoute = (s: Services, publicBaseUrl: string, send?: Sen
         clientBankAccount: body.client_bank_account,
         metadata: body.metadata,
         returnUrl: body.return_url,
+        tillId: body.till_id === undefined ? undefined : (await tillTakingPayments(s, merchant, body.till_id)).id,
       });
       return jsonResponse(200, toQrCodeBody(qrCode, payment, publicBaseUrl));
     },
@@ -61,7 +63,8 @@ export function paymentRoutes(s: Services, publicBaseUrl: string): Router {
 
   router.get('/payments', async (req, res) => {
     const page = pageRequestOf(req);
-    const filter = { ...dateRangeOf(req), status: enumParam(req, 'status', paymentStatuses) };
+    const tillId = typeof req.query.till_id === 'string' ? req.query.till_id : undefined;
+    const filter = { ...dateRangeOf(req), status: enumParam(req, 'status', paymentStatuses), ...(tillId ? { tillId } : {}) };
     res.json(toListBody('payments', await listPayments(s, merchantOf(res), filter, page), page, toPaymentBody));
   });
 

@@ -6,6 +6,7 @@ interface PaymentRow {
   id: string;
   merchant_id: string;
   qr_code_id: string | null;
+  till_id: string | null;
   status: Payment['status'];
   amount: number;
   currency: 'THB';
@@ -28,6 +29,7 @@ const toPayment = (row: PaymentRow): Payment => ({
   id: row.id,
   merchantId: row.merchant_id,
   qrCodeId: row.qr_code_id,
+  tillId: row.till_id,
   status: row.status,
   amount: row.amount,
   currency: row.currency,
@@ -49,6 +51,7 @@ const toRow = (p: Payment): PaymentRow => ({
   id: p.id,
   merchant_id: p.merchantId,
   qr_code_id: p.qrCodeId,
+  till_id: p.tillId,
   status: p.status,
   amount: p.amount,
   currency: p.currency,
@@ -90,11 +93,11 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
     return row ? toPayment(row) : null;
   },
   async list(merchantId, filter, page) {
-    const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status }));
+    const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status, till_id: filter.tillId }));
     return pageOf(db, 'payments', whereCreatedWithin(query, filter), page, toPayment);
   },
   async listNewest(merchantId, filter, page) {
-    const query = whereCreatedWithin(db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status })), filter);
+    const query = whereCreatedWithin(db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status, till_id: filter.tillId })), filter);
     // One row more than the page tells whether a next page exists; the ids come from the index first, as in pageOf.
     const ids = query
       .select('id')

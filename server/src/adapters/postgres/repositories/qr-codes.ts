@@ -8,6 +8,7 @@ interface QrCodeRow {
   qr_data: string;
   bank_reference: string;
   return_url: string | null;
+  till_id: string | null;
   expires_at: Date;
   created_at: Date;
 }
@@ -21,12 +22,14 @@ export const qrCodeRepository = (db: Db, insert: Insert = insertNow(db)): QrCode
       qr_data: qr.qrData,
       bank_reference: qr.bankReference,
       return_url: qr.returnUrl,
+      till_id: qr.tillId,
       expires_at: qr.expiresAt,
       created_at: qr.createdAt,
     } satisfies QrCodeRow);
   },
   async findById(id) {
-    const row = await db<QrCodeRow>('qr_codes').where({ id }).first();
+    // A till's static QR (no payment) is the till's: ../tills.ts reads it.
+    const row = await db<QrCodeRow>('qr_codes').where({ id }).whereNotNull('payment_id').first();
     return row
       ? {
           id: row.id,
@@ -35,6 +38,7 @@ export const qrCodeRepository = (db: Db, insert: Insert = insertNow(db)): QrCode
           qrData: row.qr_data,
           bankReference: row.bank_reference,
           returnUrl: row.return_url,
+          tillId: row.till_id,
           expiresAt: row.expires_at,
           createdAt: row.created_at,
         }
