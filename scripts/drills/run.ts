@@ -12,6 +12,7 @@
  *   fairness   16 hanging webhook endpoints of one merchant: another merchant's deliveries still arrive within 2 s
  *   failover   pg_auto_failover (monitor + 2 synchronous nodes): SIGKILL the primary's postmaster under load; needs the
  *              Debian packages pg-auto-failover-cli and postgresql-15-auto-failover (exit 2 without them)
+ *   documents  60 statement PDF downloads at once: server + browser under 1.5 GiB, every answer a PDF or a 503
  *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short), fairness (--short)
  *
  * Each drill prints a result table (PASS/FAIL per guarantee, figures without a verdict) and the run exits 1 when any
@@ -30,6 +31,7 @@ const DRILLS: Record<string, () => Promise<Drill>> = {
   bank: async () => (await import('./bank.js')).bankDrill,
   fairness: async () => (await import('./fairness.js')).fairnessDrill,
   failover: async () => (await import('./failover.js')).failoverDrill,
+  documents: async () => (await import('./documents.js')).documentsDrill,
 };
 const CI_SUBSET = ['fuzz', 'instances', 'crash', 'fairness'];
 
