@@ -16,6 +16,7 @@
  *              merchant's GET /payments/{id} median under 5x its unloaded median and under 250 ms
  *   failover   pg_auto_failover (monitor + 2 synchronous nodes): SIGKILL the primary's postmaster under load; needs the
  *              Debian packages pg-auto-failover-cli and postgresql-15-auto-failover (exit 2 without them)
+ *   documents  60 statement PDF downloads at once: server + browser under 1.5 GiB, every answer a PDF or a 503
  *   all        every drill; `all --short` is the CI subset: fuzz --short, instances, crash (--short), fairness (--short),
  *              flood (--short), images (--short)
  *
@@ -37,6 +38,7 @@ const DRILLS: Record<string, () => Promise<Drill>> = {
   flood: async () => (await import('./flood.js')).floodDrill,
   images: async () => (await import('./qr-images.js')).qrImagesDrill,
   failover: async () => (await import('./failover.js')).failoverDrill,
+  documents: async () => (await import('./documents.js')).documentsDrill,
 };
 const CI_SUBSET = ['fuzz', 'instances', 'crash', 'fairness', 'flood', 'images'];
 
