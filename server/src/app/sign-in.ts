@@ -30,15 +30,15 @@ async function isLocked(repos: Repositories, now: Date, email: string, client: C
 }
 
 /**
- * Counts an attempt as a failure before it is judged, attempts at one account taking turns (in the database, so across
- * instances): however many arrive at once, the 6th in a window finds 5 counted and is refused unjudged, even when right.
- * Null: refused so. An attempt that turns out right takes its count back (`withdraw`).
+ * Counts an attempt as a failure before it is judged, one attempt at an account at a time (in the database, so across
+ * instances): however many arrive at once, the 6th in a window finds 5 counted and is refused unjudged, even when right;
+ * one arriving while another is being counted is refused too, unjudged and uncounted. Null: refused so. An attempt
+ * that turns out right takes its count back (`withdraw`).
  */
 function countBeforeJudging(s: Services, email: string, client: Client): Promise<string | null> {
   const now = s.clock.now();
   return s.uow.run(async (tx) => {
-    await tx.signInFailures.takeTurn(email);
-    if (await isLocked(tx, now, email, client)) return null;
+    if (!(await tx.signInFailures.takeTurn(email)) || (await isLocked(tx, now, email, client))) return null;
     return tx.signInFailures.record({ email, clientAddress: client.address, at: now });
   });
 }

@@ -171,6 +171,7 @@ const FAILED_AUTHENTICATIONS = 'limit failed authentications per address as Expr
  * lanes, by the cases that show it: a step added there must be named here.
  */
 const STEP_PARITY: Record<ApiStepName, string[]> = {
+  'client address': ['a plain QR code', 'the payment'], // the same address in the log lines
   'request id': ['a plain QR code', 'the payment', 'an unknown payment'], // Request-Id on every answer, echoed in error bodies
   'access log': ['a plain QR code', 'the payment'], // the same log lines
   metrics: ['a plain QR code', 'the payment', 'the payment by a key that may only make QR codes'], // the same latency series
@@ -230,7 +231,7 @@ describe('the hot routes', () => {
     const logged = (lane: 'on' | 'off') =>
       logs[lane]
         .filter((line) => line.msg === 'request')
-        .map(({ method, path, status }) => `${String(method)} ${String(path)} ${String(status)}`.replace(/pay_[0-9a-z]+/gi, 'pay_ID'))
+        .map(({ client, method, path, status }) => `${String(client)} ${String(method)} ${String(path)} ${String(status)}`.replace(/pay_[0-9a-z]+/gi, 'pay_ID'))
         .sort();
     expect(logged('on')).toEqual(logged('off'));
     expect(logged('on')).toHaveLength(requests);

@@ -6,7 +6,8 @@ import type { AuditContext, KeyMaker } from '../../domain/audit.js';
 import type { Merchant } from '../../domain/merchant.js';
 import type { Permission } from '../../domain/permissions.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
-import { clientAddress, type RateLimiter } from './rate-limit.js';
+import { clientAddress } from '../pages/client-address.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { Step } from './steps.js';
 
 const BEARER = /^Bearer ([sr]k_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;

@@ -6,7 +6,9 @@ const SIGN_IN_TURNS = 1_517_240_033;
 
 export const signInFailureRepository = (db: Db): SignInFailureRepository => ({
   async takeTurn(email) {
-    await db.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [SIGN_IN_TURNS, email]);
+    // Never waits: an attempt waiting for its turn would hold a pooled connection, and a flood of them the whole pool.
+    const { rows } = await db.raw<{ rows: { taken: boolean }[] }>('SELECT pg_try_advisory_xact_lock(?, hashtext(?)) AS taken', [SIGN_IN_TURNS, email]);
+    return rows[0]!.taken;
   },
   async record(failure) {
     const [row] = await db('sign_in_failures')
