@@ -1,11 +1,10 @@
-import { PassThrough } from 'node:stream';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiResponse, type RequestOptions } from '../support/http.js';
 import { histogramCounts } from '../support/metrics.js';
 import { rawExchange, requestHead, type RawAnswer } from '../support/raw-http.js';
 import { eventually } from '../support/receiver.js';
+import { loggerInto } from '../support/log-lines.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 import { API_STEPS, type ApiStepName } from '../../src/adapters/http/api-pipeline.js';
 import type { Permission } from '../../src/domain/permissions.js';
@@ -27,17 +26,6 @@ type Restricted = keyof typeof restrictedKeys;
 const restricted: Record<'on' | 'off', Record<Restricted, string>> = { on: {} as never, off: {} as never };
 /** What each server logged: its access-log lines. */
 const logs: Record<'on' | 'off', Record<string, unknown>[]> = { on: [], off: [] };
-
-function loggerInto(lines: Record<string, unknown>[]) {
-  const stream = new PassThrough();
-  let partial = '';
-  stream.on('data', (chunk: Buffer) => {
-    const complete = (partial + chunk.toString('utf8')).split('\n');
-    partial = complete.pop()!;
-    for (const line of complete) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  return pino({ level: 'info' }, stream);
-}
 
 beforeAll(async () => {
   // A body must arrive within a second; failed authentications are limited as in production.

@@ -1,10 +1,9 @@
-import { PassThrough } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { dashboardMember, nextCode, signIn } from '../support/dashboard.js';
 import { apiClient } from '../support/http.js';
 import { eventually } from '../support/receiver.js';
+import { loggerInto } from '../support/log-lines.js';
 import { manualClock, usingTestServer } from '../support/test-server.js';
 
 /**
@@ -14,17 +13,6 @@ import { manualClock, usingTestServer } from '../support/test-server.js';
  */
 const clock = manualClock(new Date('2026-11-27T02:00:00Z'));
 const logLines: Record<string, unknown>[] = [];
-
-function loggerInto(lines: Record<string, unknown>[]) {
-  const stream = new PassThrough();
-  let partial = '';
-  stream.on('data', (chunk: Buffer) => {
-    const complete = (partial + chunk.toString('utf8')).split('\n');
-    partial = complete.pop()!;
-    for (const line of complete) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  return pino({ level: 'info' }, stream);
-}
 
 const AUTH_FAILURES = 5;
 const { server: behindProxy } = usingTestServer({
