@@ -1,3 +1,4 @@
+import { parseTrustedProxies, type TrustedProxies } from './adapters/pages/client-address.js';
 import { databaseHosts, DatabaseUrlError } from './adapters/postgres/hosts.js';
 import { maskedUrl } from './adapters/system/masked-url.js';
 import { HEAD_OFFICE, isValidBranch, isValidTaxId, type TaxParty } from './domain/tax-invoice.js';
@@ -33,6 +34,8 @@ export interface Config {
   metrics: { onApiPort: boolean; port: number | null };
   /** WEB_CONCURRENCY: how many server processes `npm start` runs on the one port (node:cluster); 1: this process serves. */
   webConcurrency: number;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (addresses, CIDR ranges); none by default. */
+  trustProxy: TrustedProxies;
   /** The operator as the seller on tax invoices (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_TAX_ID, OPERATOR_BRANCH); null: none set, none issued. */
   operator: TaxParty | null;
 }
@@ -135,7 +138,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
     webConcurrency: webConcurrency(env),
     operator: operatorOf(env),
+    trustProxy: trustedProxies(env.TRUST_PROXY ?? ''),
   };
+}
+
+function trustedProxies(text: string): TrustedProxies {
+  try {
+    return parseTrustedProxies(text);
+  } catch (error) {
+    throw new ConfigError(`TRUST_PROXY: ${(error as Error).message}`);
+  }
 }
 
 /** One host, as ever; several in libpq's form (`postgres://u@h1:5432,h2:5433/db`): each must be a host or host:port. */

@@ -234,6 +234,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
     keyUsage: runtime.keyUsage,
     rateLimitPerSecond: runtime.config.rateLimitPerSecond,
     authFailureLimitPerSecond: runtime.config.authFailureLimitPerSecond,
+    trustedProxies: runtime.config.trustProxy,
     requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
     metrics: runtime.metrics && httpMetrics(runtime.metrics, runtime.config.metrics.onApiPort),
   });

@@ -1,12 +1,29 @@
 import { expiryAfterRoll, isUsable, type ApiKeyRecord } from '../domain/api-key.js';
 import type { AuditContext } from '../domain/audit.js';
-import type { Permission } from '../domain/permissions.js';
+import { roleMayMakeKey, type Permission } from '../domain/permissions.js';
 import type { IssuedApiKey, KeyUsage } from '../ports/api-keys.js';
 import { recordAudit } from './audit.js';
 import type { Services } from './services.js';
+import type { ActingMember } from './team.js';
 
 /** An operator command that cannot be carried out: unknown merchant, no such key. */
 export class ApiKeyAdminError extends Error {}
+
+/** A member asked for a key with powers its role does not have (a developer's unrestricted key, or one that refunds). */
+export class KeyAboveMakerError extends Error {
+  constructor(readonly member: KeyMakingMember) {
+    super(`A ${member.role} may make only keys whose permissions the ${member.role} role has.`);
+    this.name = 'KeyAboveMakerError';
+  }
+}
+
+/** The dashboard member making or rolling a key; null where the operator does (the CLI). */
+export type KeyMakingMember = Pick<ActingMember, 'userId' | 'role'>;
+
+/** A key never has more power than the member who makes it: refused before anything is issued. */
+function checkMaker(member: KeyMakingMember | null, permissions: Permission[] | null): void {
+  if (member && !roleMayMakeKey(member.role, permissions)) throw new KeyAboveMakerError(member);
+}
 
 const recordOf = (merchantId: string, issued: IssuedApiKey, createdAt: Date): ApiKeyRecord => ({
   id: issued.id,
@@ -30,15 +47,18 @@ async function merchantOf(s: Services, merchantId: string) {
  * Issues a new unrestricted key for the merchant (its secret is returned once) and makes every other usable
  * unrestricted key stop after `expireOldInMs` (0: at once). A key that was already due to stop sooner keeps its
  * earlier expiry. Restricted keys are left alone: a point-of-sale device keeps working while the server's key rolls.
+ * A `member` (the dashboard's) needs a role that may make unrestricted keys, and is recorded as the new key's maker.
  */
 export async function rollApiKey(
   s: Services,
   merchantId: string,
   expireOldInMs: number,
   context: AuditContext,
+  member: KeyMakingMember | null = null,
 ): Promise<{ apiKey: string; key: ApiKeyRecord; replaced: ApiKeyRecord[] }> {
+  checkMaker(member, null);
   const merchant = await merchantOf(s, merchantId);
-  const issued = s.apiKeys.issue(merchant.mode);
+  const issued = { ...s.apiKeys.issue(merchant.mode), createdByUserId: member?.userId ?? null };
   const now = s.clock.now();
   const replaced = await s.uow.run(async (tx) => {
     const old = (await tx.apiKeys.listByMerchant(merchantId)).filter((key) => key.permissions === null && isUsable(key, now));
@@ -57,16 +77,19 @@ export async function rollApiKey(
 
 /**
  * Issues one more key for the merchant, leaving the others as they are: restricted to `permissions` (an `rk_` key),
- * or unrestricted (an `sk_` key) when they are null. Its secret is returned once.
+ * or unrestricted (an `sk_` key) when they are null. Its secret is returned once. A `member` (the dashboard's) may make
+ * only a key within its role, and is recorded as the key's maker.
  */
 export async function createApiKey(
   s: Services,
   merchantId: string,
   permissions: Permission[] | null,
   context: AuditContext,
+  member: KeyMakingMember | null = null,
 ): Promise<{ apiKey: string; key: ApiKeyRecord }> {
+  checkMaker(member, permissions);
   const merchant = await merchantOf(s, merchantId);
-  const issued = s.apiKeys.issue(merchant.mode, permissions);
+  const issued = { ...s.apiKeys.issue(merchant.mode, permissions), createdByUserId: member?.userId ?? null };
   const now = s.clock.now();
   await s.uow.run(async (tx) => {
     await tx.apiKeys.insert(merchantId, issued, now);

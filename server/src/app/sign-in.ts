@@ -5,6 +5,7 @@ import { isFreshStep, isTotpCode } from '../domain/second-factor.js';
 import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT, FAILURES_LOOKBACK_MS, lockedUntil } from '../domain/sign-in-limits.js';
 import { normalizeEmail, type User } from '../domain/user.js';
 import type { PasswordHasher } from '../ports/accounts.js';
+import type { Repositories } from '../ports/repositories.js';
 import { auditUserEvent, userContext, type Client } from './account-audit.js';
 import { openSession, sessionRow, type OpenedSession } from './dashboard-sessions.js';
 import { recoveryCodeHash } from './recovery-codes.js';
@@ -21,23 +22,30 @@ const decoyOf = (hasher: PasswordHasher, s: Services): Promise<string> => {
   return known;
 };
 
-async function isLocked(s: Services, email: string, client: Client): Promise<boolean> {
-  const now = s.clock.now();
+async function isLocked(repos: Repositories, now: Date, email: string, client: Client): Promise<boolean> {
   const since = new Date(now.getTime() - FAILURES_LOOKBACK_MS);
-  const [ofEmail, ofAddress] = await Promise.all([
-    s.uow.repos.signInFailures.ofEmail(email, since),
-    s.uow.repos.signInFailures.ofAddress(client.address, since),
-  ]);
+  const ofEmail = await repos.signInFailures.ofEmail(email, since);
+  const ofAddress = await repos.signInFailures.ofAddress(client.address, since);
   return lockedUntil(ofEmail, ACCOUNT_FAILURE_LIMIT, now) !== null || lockedUntil(ofAddress, ADDRESS_FAILURE_LIMIT, now) !== null;
 }
 
-/** Counts a failure against the account and the address, and writes it into the user's merchants' audit logs. */
-async function recordFailure(s: Services, email: string, user: User | null, client: Client, step: 'password' | 'second_factor'): Promise<void> {
+/**
+ * Counts an attempt as a failure before it is judged, one attempt at an account at a time (in the database, so across
+ * instances): however many arrive at once, the 6th in a window finds 5 counted and is refused unjudged, even when right;
+ * one arriving while another is being counted is refused too, unjudged and uncounted. Null: refused so. An attempt
+ * that turns out right takes its count back (`withdraw`).
+ */
+function countBeforeJudging(s: Services, email: string, client: Client): Promise<string | null> {
   const now = s.clock.now();
-  await s.uow.run(async (tx) => {
-    await tx.signInFailures.record({ email, clientAddress: client.address, at: now });
-    if (user) await auditUserEvent(tx, s, userContext(user, client), user.id, 'sign_in_failed', { step });
+  return s.uow.run(async (tx) => {
+    if (!(await tx.signInFailures.takeTurn(email)) || (await isLocked(tx, now, email, client))) return null;
+    return tx.signInFailures.record({ email, clientAddress: client.address, at: now });
   });
+}
+
+/** A judged attempt was wrong: its count stays, and the user's merchants' audit logs say so. */
+async function auditFailure(s: Services, user: User | null, client: Client, step: 'password' | 'second_factor'): Promise<void> {
+  if (user) await s.uow.run((tx) => auditUserEvent(tx, s, userContext(user, client), user.id, 'sign_in_failed', { step }));
 }
 
 /**
@@ -46,13 +54,15 @@ async function recordFailure(s: Services, email: string, user: User | null, clie
  */
 export async function signInWithPassword(s: Services, request: { email: string; password: string }, client: Client): Promise<{ pendingSessionId: string }> {
   const email = normalizeEmail(request.email);
-  if (await isLocked(s, email, client)) throw failed();
+  const counted = await countBeforeJudging(s, email, client);
+  if (counted === null) throw failed();
   const found = await s.uow.repos.users.findByEmail(email);
   const matches = await s.accounts.passwords.verify(request.password, found?.credentials.passwordHash ?? (await decoyOf(s.accounts.passwords, s)));
   if (!found || !matches) {
-    await recordFailure(s, email, found?.user ?? null, client, 'password');
+    await auditFailure(s, found?.user ?? null, client, 'password');
     throw failed();
   }
+  await s.uow.repos.signInFailures.withdraw(counted);
   const pending = { id: s.accounts.tokens.token(), csrfToken: s.accounts.tokens.token() };
   const now = s.clock.now();
   await s.uow.repos.sessions.insert(sessionRow(s, pending, found.user.id, null, now, null, client));
@@ -82,7 +92,7 @@ export async function completeSignIn(
   const found = await repos.users.findById(pending.userId);
   if (!found) throw failed();
   const { user, credentials } = found;
-  if (await isLocked(s, user.email, client)) {
+  if ((await countBeforeJudging(s, user.email, client)) === null) {
     await repos.sessions.delete(pendingHash);
     throw failed();
   }
@@ -94,7 +104,7 @@ export async function completeSignIn(
       if (step === null || !isFreshStep(step, credentials.totpLastStep) || !(await tx.users.useTotpStep(user.id, step))) return null;
     } else if (!(await tx.users.useRecoveryCode(user.id, recoveryCodeHash(s, code), now))) return null;
     await tx.sessions.delete(pendingHash);
-    await tx.signInFailures.clearEmail(user.email);
+    await tx.signInFailures.clearEmail(user.email); // this attempt's count too
     const first = (await tx.memberships.listOfUser(user.id))[0] ?? null;
     const session = await openSession(tx, s, user.id, first?.merchantId ?? null, client);
     const details: AuditEntry['details'] = { method };
@@ -103,7 +113,7 @@ export async function completeSignIn(
     return { ...session, merchantId: first?.merchantId ?? null };
   });
   if (opened) return opened;
-  await recordFailure(s, user.email, user, client, 'second_factor');
-  if (await isLocked(s, user.email, client)) await repos.sessions.delete(pendingHash);
+  await auditFailure(s, user, client, 'second_factor');
+  if (await isLocked(repos, s.clock.now(), user.email, client)) await repos.sessions.delete(pendingHash);
   throw failed();
 }

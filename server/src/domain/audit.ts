@@ -1,5 +1,17 @@
-/** Who did something: a dashboard user, an API key (known by its last four characters), or the operator's CLI. */
-export type AuditActor = { kind: 'user'; userId: string; email: string } | { kind: 'api_key'; keyId: string; last4: string } | { kind: 'operator' };
+/** The dashboard member who made an API key: named beside the key in every audit entry of its use. */
+export interface KeyMaker {
+  userId: string;
+  email: string;
+}
+
+/**
+ * Who did something: a dashboard user, an API key (known by its last four characters, and by the member who made it
+ * when a member did), or the operator's CLI.
+ */
+export type AuditActor =
+  | { kind: 'user'; userId: string; email: string }
+  | { kind: 'api_key'; keyId: string; last4: string; madeBy?: KeyMaker }
+  | { kind: 'operator' };
 
 /** The door it came through; `job`: a background job the operator runs (tax invoices after a month ends). */
 export type AuditChannel = 'dashboard' | 'api' | 'cli' | 'job';
@@ -66,7 +78,7 @@ export function actorLabel(actor: AuditActor): string {
     case 'user':
       return actor.email;
     case 'api_key':
-      return `key …${actor.last4}`;
+      return actor.madeBy ? `key …${actor.last4} (made by ${actor.madeBy.email})` : `key …${actor.last4}`;
     case 'operator':
       return 'operator';
   }

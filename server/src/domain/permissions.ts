@@ -13,7 +13,7 @@ export type Role = (typeof roles)[number];
  * What someone may do: an API permission, or one of the dashboard's own powers (no key may hold those). `receive`
  * takes payments at a till on the Receive page and sees the payments that page lists (the till's, today's).
  */
-export type Ability = Permission | 'api_keys:write' | 'team:write' | 'audit:read' | 'receive';
+export type Ability = Permission | 'api_keys:write' | 'api_keys:unrestricted' | 'team:write' | 'audit:read' | 'receive';
 
 /** Every role that sees the merchant's books; a cashier only takes payments at the counter. */
 const everyone: readonly Role[] = ['owner', 'admin', 'developer', 'support', 'viewer'];
@@ -40,7 +40,8 @@ const whoMay: Record<Ability, readonly Role[]> = {
   'reports:write': [],
   'tills:read': ['owner', 'admin', 'support'], // Receive picks a till
   'tills:write': ['owner', 'admin'],
-  'api_keys:write': ['owner', 'admin', 'developer'],
+  'api_keys:write': ['owner', 'admin', 'developer'], // restricted keys within the member's own role (roleMayMakeKey)
+  'api_keys:unrestricted': ['owner', 'admin'], // making or rolling an unrestricted sk_ key
   'team:write': ['owner', 'admin'], // admins do not touch owners: a rule of the team's use cases
   'audit:read': ['owner', 'admin'],
   receive: ['owner', 'admin', 'support', 'cashier'],
@@ -51,6 +52,17 @@ export const isRole = (value: string): value is Role => (roles as readonly strin
 export const roleMay = (role: Role, ability: Ability): boolean => whoMay[ability].includes(role);
 
 export const abilitiesOfRole = (role: Role): Ability[] => (Object.keys(whoMay) as Ability[]).filter((ability) => roleMay(role, ability));
+
+/**
+ * A key never has more power than the member who makes it: an unrestricted key (null) needs a role that may make one;
+ * a restricted key, a role that has each of its permissions (and the read a write brings). A role that may make
+ * unrestricted keys may make any restricted one.
+ */
+export function roleMayMakeKey(role: Role, keyPermissions: readonly Permission[] | null): boolean {
+  if (roleMay(role, 'api_keys:unrestricted')) return true;
+  if (keyPermissions === null || !roleMay(role, 'api_keys:write')) return false;
+  return keyPermissions.every((permission) => roleMay(role, permission) && roleMay(role, permission.replace(/:write$/, ':read') as Permission));
+}
 
 /** Null: an unrestricted key, which may do everything. A `write` permission implies the `read` one. */
 export function keyMay(keyPermissions: readonly Permission[] | null, needed: Permission): boolean {

@@ -76,7 +76,15 @@ export interface SignInFailure {
 }
 
 export interface SignInFailureRepository {
-  record(failure: SignInFailure): Promise<void>;
+  /**
+   * The turn of one attempt at `email` until this unit of work ends (across every server instance): what the count of
+   * failures says then stays true until the attempt is counted. False, at once: another attempt has the turn now.
+   */
+  takeTurn(email: string): Promise<boolean>;
+  /** Counts a failure; its id lets a sign-in attempt that turns out right take it back. */
+  record(failure: SignInFailure): Promise<string>;
+  /** Takes back one counted failure: the attempt it stood for was right. */
+  withdraw(id: string): Promise<void>;
   /** Failures for the address `email` since `since`. */
   ofEmail(email: string, since: Date): Promise<Date[]>;
   ofAddress(clientAddress: string, since: Date): Promise<Date[]>;

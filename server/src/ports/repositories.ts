@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '../domain/api-key.js';
 import type { AccountRepositories } from './account-repositories.js';
+import type { KeyMaker } from '../domain/audit.js';
 import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
@@ -37,6 +38,8 @@ export interface FoundApiKey {
   expiresAt: Date | null;
   /** Null: an unrestricted key. */
   permissions: Permission[] | null;
+  /** The dashboard member who made the key, named in the audit entries of its use; null: not made in the dashboard. */
+  madeBy: KeyMaker | null;
 }
 
 export interface NewApiKey {
@@ -46,6 +49,8 @@ export interface NewApiKey {
   last4: string;
   /** Null or absent: an unrestricted key. */
   permissions?: Permission[] | null;
+  /** The dashboard member who made it; null or absent: the operator (CLI), or the merchant's first key. */
+  createdByUserId?: string | null;
 }
 
 export interface ApiKeyRepository {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, listApiKeys } from '../../src/app/api-keys.js';
 import { operatorContext, type AuditAction } from '../../src/domain/audit.js';
-import { roles, roleMay, type Role } from '../../src/domain/permissions.js';
+import { roles, roleMay, type Ability, type Role } from '../../src/domain/permissions.js';
 import { dashboardMember, decodeHtml, type DashboardMember } from '../support/dashboard.js';
 import { apiClient } from '../support/http.js';
 import { usingTestServer } from '../support/test-server.js';
@@ -39,15 +39,22 @@ async function stateOf(merchantId: string, webhookId: string) {
 }
 
 type Setup = Awaited<ReturnType<typeof merchantWith>>;
-const actions: { name: string; audited: AuditAction; path: (m: Setup) => string; form: Record<string, string> }[] = [
-  { name: 'create an unrestricted key', audited: 'api_key_created', path: () => '/dashboard/developers/keys', form: { kind: 'unrestricted' } },
+/** Each action, and what the member's role needs for it: `api_keys:write` unless told (a key never above its maker). */
+const actions: { name: string; audited: AuditAction; path: (m: Setup) => string; form: Record<string, string>; needs?: Ability }[] = [
+  {
+    name: 'create an unrestricted key',
+    audited: 'api_key_created',
+    path: () => '/dashboard/developers/keys',
+    form: { kind: 'unrestricted' },
+    needs: 'api_keys:unrestricted',
+  },
   {
     name: 'create a restricted key',
     audited: 'api_key_created',
     path: () => '/dashboard/developers/keys',
     form: { kind: 'restricted', perm_qr_codes: 'write', perm_payments: 'read', perm_refunds: 'none' },
   },
-  { name: 'roll the keys', audited: 'api_key_rolled', path: () => '/dashboard/developers/keys/roll', form: { overlap: '1h' } },
+  { name: 'roll the keys', audited: 'api_key_rolled', path: () => '/dashboard/developers/keys/roll', form: { overlap: '1h' }, needs: 'api_keys:unrestricted' },
   { name: 'revoke a key', audited: 'api_key_revoked', path: (m) => `/dashboard/developers/keys/${m.spareKeyId}/revoke`, form: {} },
   {
     name: 'add a webhook',
@@ -85,7 +92,7 @@ describe('the Developers pages, every action by every role', () => {
     const allowed = roleMay(role, 'api_keys:write');
     expect(allowed).toBe(roleMay(role, 'webhooks:write')); // one set of roles manages both
 
-    it(`${role}: ${allowed ? 'each action succeeds and leaves one audit entry of the member through the dashboard' : '403 for each action and page, nothing changed'}`, async () => {
+    it(`${role}: ${allowed ? 'each action its role may do succeeds and leaves one audit entry of the member through the dashboard, the others 403' : '403 for each action and page, nothing changed'}`, async () => {
       const setup = await merchantWith(role);
       const { member, webhookId } = setup;
       const pages = ['/dashboard/developers', '/dashboard/developers/webhooks', `/dashboard/developers/webhooks/${webhookId}`];
@@ -98,7 +105,7 @@ describe('the Developers pages, every action by every role', () => {
         const before = await stateOf(member.merchantId, webhookId);
         const res = await member.client.post(action.path(setup), action.form);
         const after = await stateOf(member.merchantId, webhookId);
-        if (!allowed) {
+        if (!allowed || !roleMay(role, action.needs ?? 'api_keys:write')) {
           expect(res.status, action.name).toBe(403);
           expect(after, action.name).toEqual(before);
           continue;
@@ -160,9 +167,9 @@ describe('what the Developers actions do', () => {
     expect(await stateOf(developer.merchantId, setup.webhookId)).toEqual(before);
   });
 
-  it('rolls with the chosen overlap: the old unrestricted key stops then, restricted ones stay', async () => {
+  it('rolls with the chosen overlap (an owner): the old unrestricted key stops then, restricted ones stay', async () => {
     const s = server.running.runtime.services;
-    const res = await developer.client.post('/dashboard/developers/keys/roll', { overlap: '3d' });
+    const res = await setup.owner.client.post('/dashboard/developers/keys/roll', { overlap: '3d' });
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/id="new-key-value">sk_test_/);
     const keys = await listApiKeys(s, developer.merchantId);

@@ -83,7 +83,7 @@ describe('signing in to the dashboard', () => {
     expect((await signIn(server.url, { email: member.email, password: member.password, code: () => nextCode(clock, member) })).response.status).toBe(401);
   });
 
-  it('limits failures per client address across accounts (20 within 15 minutes)', async () => {
+  it('limits failures per client address across accounts (20 within 15 minutes)', { timeout: 120_000 }, async () => {
     const member = await dashboardMember(server, { role: 'owner' });
     for (let i = 0; i < 20; i++) {
       const { response } = await signIn(server.url, { email: `guess${i}@example.com`, password: 'guessing password', code: '000000' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
-import { abilitiesOfRole, keyMay, parsePermissions, roleMay, roles } from '../../src/domain/permissions.js';
+import { abilitiesOfRole, keyMay, parsePermissions, roleMay, roleMayMakeKey, roles } from '../../src/domain/permissions.js';
 
 describe('the permission table', () => {
   it('gives each role exactly the powers of the dashboard table', () => {
@@ -9,6 +9,7 @@ describe('the permission table', () => {
     expect(may('refunds:write')).toEqual(['owner', 'admin', 'support']);
     expect(may('withdrawals:write')).toEqual(['owner', 'admin']);
     expect(may('api_keys:write')).toEqual(['owner', 'admin', 'developer']);
+    expect(may('api_keys:unrestricted')).toEqual(['owner', 'admin']);
     expect(may('webhooks:write')).toEqual(['owner', 'admin', 'developer']);
     expect(may('reports:read')).toEqual(['owner', 'admin', 'viewer']);
     expect(may('team:write')).toEqual(['owner', 'admin']);
@@ -27,6 +28,16 @@ describe('the permission table', () => {
     expect(keyMay(pos, 'payments:write')).toBe(false);
     expect(keyMay(pos, 'refunds:write')).toBe(false);
     expect(keyMay(pos, 'balance:read')).toBe(false);
+  });
+
+  it('lets a member make only keys within its own role: a developer no unrestricted key, nor one that refunds, withdraws or reads reports', () => {
+    const makers = (permissions: string | null) => roles.filter((role) => roleMayMakeKey(role, permissions === null ? null : parsePermissions(permissions)));
+    expect(makers(null)).toEqual(['owner', 'admin']);
+    expect(makers('qr_codes:write,payments:read')).toEqual(['owner', 'admin', 'developer']);
+    expect(makers('webhooks:write')).toEqual(['owner', 'admin', 'developer']);
+    for (const beyond of ['refunds:write', 'withdrawals:write', 'reports:read', 'qr_codes:write,reports:read'])
+      expect(makers(beyond), beyond).toEqual(['owner', 'admin']);
+    expect(makers('balance:read')).toEqual(['owner', 'admin', 'developer']); // support and viewers read it too, but make no keys
   });
 
   it('reads a list of permissions once each, in the table order, and refuses anything else', () => {

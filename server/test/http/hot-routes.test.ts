@@ -1,11 +1,10 @@
-import { PassThrough } from 'node:stream';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiResponse, type RequestOptions } from '../support/http.js';
 import { histogramCounts } from '../support/metrics.js';
 import { rawExchange, requestHead, type RawAnswer } from '../support/raw-http.js';
 import { eventually } from '../support/receiver.js';
+import { loggerInto } from '../support/log-lines.js';
 import { manualClock, startTestServer, type TestServer } from '../support/test-server.js';
 import { API_STEPS, type ApiStepName } from '../../src/adapters/http/api-pipeline.js';
 import type { Permission } from '../../src/domain/permissions.js';
@@ -27,17 +26,6 @@ type Restricted = keyof typeof restrictedKeys;
 const restricted: Record<'on' | 'off', Record<Restricted, string>> = { on: {} as never, off: {} as never };
 /** What each server logged: its access-log lines. */
 const logs: Record<'on' | 'off', Record<string, unknown>[]> = { on: [], off: [] };
-
-function loggerInto(lines: Record<string, unknown>[]) {
-  const stream = new PassThrough();
-  let partial = '';
-  stream.on('data', (chunk: Buffer) => {
-    const complete = (partial + chunk.toString('utf8')).split('\n');
-    partial = complete.pop()!;
-    for (const line of complete) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  return pino({ level: 'info' }, stream);
-}
 
 beforeAll(async () => {
   // A body must arrive within a second; failed authentications are limited as in production.
@@ -171,6 +159,7 @@ const FAILED_AUTHENTICATIONS = 'limit failed authentications per address as Expr
  * lanes, by the cases that show it: a step added there must be named here.
  */
 const STEP_PARITY: Record<ApiStepName, string[]> = {
+  'client address': ['a plain QR code', 'the payment'], // the same address in the log lines
   'request id': ['a plain QR code', 'the payment', 'an unknown payment'], // Request-Id on every answer, echoed in error bodies
   'access log': ['a plain QR code', 'the payment'], // the same log lines
   metrics: ['a plain QR code', 'the payment', 'the payment by a key that may only make QR codes'], // the same latency series
@@ -230,7 +219,7 @@ describe('the hot routes', () => {
     const logged = (lane: 'on' | 'off') =>
       logs[lane]
         .filter((line) => line.msg === 'request')
-        .map(({ method, path, status }) => `${String(method)} ${String(path)} ${String(status)}`.replace(/pay_[0-9a-z]+/gi, 'pay_ID'))
+        .map(({ client, method, path, status }) => `${String(client)} ${String(method)} ${String(path)} ${String(status)}`.replace(/pay_[0-9a-z]+/gi, 'pay_ID'))
         .sort();
     expect(logged('on')).toEqual(logged('off'));
     expect(logged('on')).toHaveLength(requests);

@@ -37,14 +37,20 @@ export interface PostOptions {
 
 /**
  * A browser as plain HTTP: a cookie jar, redirects not followed, the CSRF token of the last page kept for the next
- * form, and the server's own Origin on every POST (as a browser sends it).
+ * form, and the server's own Origin on every POST (as a browser sends it). `extraHeaders` go on every request (what a
+ * proxy in front adds, say).
  */
-export function dashboardClient(baseUrl: string, cookies: Record<string, string> = {}, csrfToken: string | null = null) {
+export function dashboardClient(
+  baseUrl: string,
+  cookies: Record<string, string> = {},
+  csrfToken: string | null = null,
+  extraHeaders: Record<string, string> = {},
+) {
   const jar = new Map(Object.entries(cookies));
   let lastCsrf: string | null = csrfToken;
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
   async function send(method: string, path: string, body?: URLSearchParams, origin?: string | null): Promise<DashboardResponse> {
-    const headers: Record<string, string> = { cookie: cookieHeader() };
+    const headers: Record<string, string> = { ...extraHeaders, cookie: cookieHeader() };
     if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (origin) headers.origin = origin;
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
@@ -165,8 +171,9 @@ function memberOf(server: TestServer, member: Omit<DashboardMember, 'client' | '
 export async function signIn(
   baseUrl: string,
   credentials: { email: string; password: string; code: string | (() => string) },
+  headers: Record<string, string> = {},
 ): Promise<{ client: DashboardClient; response: DashboardResponse }> {
-  const client = dashboardClient(baseUrl);
+  const client = dashboardClient(baseUrl, {}, null, headers);
   await client.get('/dashboard/login');
   const first = await client.post('/dashboard/login', { email: credentials.email, password: credentials.password });
   if (first.status !== 303) return { client, response: first };

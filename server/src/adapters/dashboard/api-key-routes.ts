@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from '../../app/api-keys.js';
 import type { Services } from '../../app/services.js';
 import { isUsable, type ApiKeyRecord } from '../../domain/api-key.js';
-import { parsePermissions, resources, type Permission } from '../../domain/permissions.js';
+import { parsePermissions, resources, roleMay, type Permission } from '../../domain/permissions.js';
 import { developerTabs, overlapOf, overlapOptions } from './developer-tabs.js';
 import { formatDateTime } from '../pages/people-formats.js';
 import { field } from './forms.js';
@@ -69,6 +69,8 @@ export function apiKeyRoutes(s: Services): Router {
       })),
       resources: resources.map((resource) => ({ resource })),
       overlaps: overlapOptions(req, '24h'),
+      // A key never has more power than the member who makes it: a developer is offered restricted keys only.
+      mayMakeUnrestricted: roleMay(signedIn(req).membership.role, 'api_keys:unrestricted'),
     });
     sendPage(req, res, { title: t.developers.keysTitle, active: 'developers', body, status: extra.status });
   }
@@ -84,18 +86,18 @@ export function apiKeyRoutes(s: Services): Router {
     const context = signedIn(req);
     try {
       const permissions = field(req, 'kind') === 'restricted' ? pickedPermissions(req) : null;
-      const { apiKey } = await createApiKey(s, context.merchant.id, permissions, context.audit);
+      const { apiKey } = await createApiKey(s, context.merchant.id, permissions, context.audit, context.actor);
       await keysPage(req, res, { newKey: apiKey });
     } catch (error) {
       await refused(req, res, error);
     }
   });
 
-  router.post('/developers/keys/roll', mayManageKeys, async (req, res) => {
+  router.post('/developers/keys/roll', requireAbility('api_keys:unrestricted'), async (req, res) => {
     const context = signedIn(req);
     const overlap = overlapOf(field(req, 'overlap'));
     if (overlap === null) return sendRefusal(req, res, 400, 'formExpired');
-    const { apiKey, replaced } = await rollApiKey(s, context.merchant.id, overlap * 1000, context.audit);
+    const { apiKey, replaced } = await rollApiKey(s, context.merchant.id, overlap * 1000, context.audit, context.actor);
     const stopAt = formatDateTime(commonView(req).lang, new Date(s.clock.now().getTime() + overlap * 1000));
     await keysPage(req, res, { newKey: apiKey, notice: fill(commonView(req).t.developers.rolled, { count: replaced.length, at: stopAt }) });
   });

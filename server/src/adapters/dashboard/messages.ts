@@ -361,6 +361,7 @@ const th = {
     not_found: 'ไม่พบรายการนี้',
     no_events: 'เลือกอีเวนต์อย่างน้อยหนึ่งประเภท',
     no_permissions: 'เลือกสิทธิ์อย่างน้อยหนึ่งรายการสำหรับคีย์จำกัดสิทธิ์',
+    key_above_role: 'บทบาทของคุณสร้างคีย์ได้เฉพาะสิทธิ์ที่บทบาทนี้มี',
   },
 };
 
@@ -725,6 +726,7 @@ const en: Messages = {
     not_found: 'No such item',
     no_events: 'Pick at least one event.',
     no_permissions: 'Pick at least one permission for a restricted key.',
+    key_above_role: 'Your role may make only keys with permissions the role has.',
   },
 };
 

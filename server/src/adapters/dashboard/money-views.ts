@@ -124,7 +124,8 @@ export const ledgerRow = (t: MoneyWords, e: LedgerEntry) => ({
 export const auditWho = (t: MoneyWords, entry: AuditEntry): string => {
   const actor = entry.context.actor;
   if (actor.kind === 'user') return actor.email;
-  if (actor.kind === 'api_key') return fill(t.apiKey, { last4: actor.last4 });
+  if (actor.kind === 'api_key')
+    return actor.madeBy ? fill(t.apiKeyMadeBy, { last4: actor.last4, email: actor.madeBy.email }) : fill(t.apiKey, { last4: actor.last4 });
   return t.operator;
 };
 

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ApiKeyAdminError } from '../../app/api-keys.js';
+import { ApiKeyAdminError, KeyAboveMakerError } from '../../app/api-keys.js';
 import { DomainError } from '../../domain/errors.js';
 import { commonView } from './layout.js';
 
@@ -17,6 +17,7 @@ export interface Problem {
 export function problemOf(req: Request, error: unknown): Problem {
   const { t } = commonView(req);
   if (error instanceof ApiKeyAdminError) return { message: t.problems.not_found, detail: error.message, status: 404 };
+  if (error instanceof KeyAboveMakerError) return { message: t.problems.key_above_role, detail: error.message, status: 403 };
   if (!(error instanceof DomainError)) throw error;
   if (error.code.endsWith('_not_found')) return { message: t.problems.not_found, detail: error.message, status: 404 };
   if (error.code === 'invalid_url') return { message: t.problems.invalid_url, detail: error.message, status: 422 };

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { clientAddress } from '../pages/client-address.js';
 import type { Client } from '../../app/account-audit.js';
 import type { SignedIn } from '../../app/dashboard-sessions.js';
 import type { ActingMember } from '../../app/team.js';
@@ -37,5 +38,5 @@ export function signedIn(req: Request): DashboardContext {
   return req.dashboard;
 }
 
-/** The client's address (the socket's: the service does not trust forwarding headers) and browser. */
-export const clientOf = (req: Request): Client => ({ address: req.socket.remoteAddress ?? 'unknown', userAgent: req.get('user-agent') ?? null });
+/** The client's address (the request pipeline's, TRUST_PROXY deciding whether a forwarded one counts) and browser. */
+export const clientOf = (req: Request): Client => ({ address: clientAddress(req), userAgent: req.get('user-agent') ?? null });

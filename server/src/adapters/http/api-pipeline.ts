@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Services } from '../../app/services.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
+import { rememberClientAddress, type TrustedProxies } from '../pages/client-address.js';
 import { accessLog } from './access-log.js';
 import { requireApiKey, type ApiKeyCheck } from './auth.js';
 import { answerError, type Answer } from './errors.js';
@@ -14,10 +15,10 @@ import type { Next, Step } from './steps.js';
 import { fromValidatorError } from './validation.js';
 
 /** The steps every API request takes, in this order, on either lane. */
-export const API_STEPS = ['request id', 'access log', 'metrics', 'no-store', 'API key', 'rate limit', 'permission', 'body'] as const;
+export const API_STEPS = ['client address', 'request id', 'access log', 'metrics', 'no-store', 'API key', 'rate limit', 'permission', 'body'] as const;
 export type ApiStepName = (typeof API_STEPS)[number];
-/** The first three are every request's, the pages' and health checks' too. */
-const EVERY_REQUEST: readonly ApiStepName[] = ['request id', 'access log', 'metrics'];
+/** The first four are every request's, the pages' and health checks' too. */
+const EVERY_REQUEST: readonly ApiStepName[] = ['client address', 'request id', 'access log', 'metrics'];
 
 export interface ApiPipelineDeps {
   services: Services;
@@ -31,6 +32,8 @@ export interface ApiPipelineDeps {
   authFailureLimitPerSecond: number;
   /** How long a request body may take to arrive once reading starts (then 408, connection closed). */
   requestBodyTimeoutMs: number;
+  /** The proxies whose X-Forwarded-For names the client (TRUST_PROXY); none: the TCP peer is the client. */
+  trustedProxies: TrustedProxies;
 }
 
 export interface ApiPipeline {
@@ -56,6 +59,10 @@ export function apiPipeline(deps: ApiPipelineDeps): ApiPipeline {
   const perMerchant = rateLimitPerMerchant(s.clock, deps.rateLimitPerSecond);
   const metrics = deps.metrics;
   const steps: Record<ApiStepName, Step> = {
+    'client address': (req, _res, next) => {
+      rememberClientAddress(req, deps.trustedProxies);
+      next();
+    },
     'request id': requestId(() => s.ids.next('request')),
     'access log': accessLog(logger),
     metrics: metrics ? observeRequests(metrics) : (_req, _res, next: Next) => next(),

@@ -6,6 +6,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
 import { DocumentsBusy } from '../../ports/documents.js';
 import { cutUnreadBody } from '../pages/body-deadline.js';
+import type { TrustedProxies } from '../pages/client-address.js';
 import { apiPipeline } from './api-pipeline.js';
 import { contractMethods } from './contract-methods.js';
 import { jsonBody } from './json-body.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   authFailureLimitPerSecond: number;
   /** How long a request body may take to arrive once reading starts (then 408, connection closed). */
   requestBodyTimeoutMs: number;
+  /** The proxies whose X-Forwarded-For names the client (TRUST_PROXY); none: the TCP peer is the client. */
+  trustedProxies: TrustedProxies;
   /** Requests are counted and timed when metrics are kept. */
   metrics?: HttpMetrics | null;
   /** False: every request goes through Express (HOT_ROUTES=off); see ./hot-routes.ts. */

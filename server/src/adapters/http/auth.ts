@@ -2,11 +2,12 @@ import { LRUCache } from 'lru-cache';
 import { authenticate } from '../../app/merchants.js';
 import type { Services } from '../../app/services.js';
 import { DomainError } from '../../domain/errors.js';
-import type { AuditContext } from '../../domain/audit.js';
+import type { AuditContext, KeyMaker } from '../../domain/audit.js';
 import type { Merchant } from '../../domain/merchant.js';
 import type { Permission } from '../../domain/permissions.js';
 import type { KeyUsage } from '../../ports/api-keys.js';
-import { clientAddress, type RateLimiter } from './rate-limit.js';
+import { clientAddress } from '../pages/client-address.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { Step } from './steps.js';
 
 const BEARER = /^Bearer ([sr]k_(?:test|live)_[A-Za-z0-9_-]{1,200})$/;
@@ -22,11 +23,16 @@ export interface KnownKey {
   checkedAt: number;
   /** What a restricted key may do (./operation-permissions.ts); null: an unrestricted key. */
   permissions: Permission[] | null;
+  /** The dashboard member who made the key; null: the operator. */
+  madeBy: KeyMaker | null;
 }
 
-/** Who is acting, for the audit log: the key by its last four, through the API, from the request's client address. */
+/**
+ * Who is acting, for the audit log: the key by its last four (and the member who made it, if one did), through the API,
+ * from the request's client address.
+ */
 export const auditContextOf = (key: KnownKey, clientAddress: string): AuditContext => ({
-  actor: { kind: 'api_key', keyId: key.keyId, last4: key.last4 },
+  actor: key.madeBy ? { kind: 'api_key', keyId: key.keyId, last4: key.last4, madeBy: key.madeBy } : { kind: 'api_key', keyId: key.keyId, last4: key.last4 },
   channel: 'api',
   clientAddress,
 });
@@ -64,6 +70,7 @@ export function requireApiKey(s: Services, usage: KeyUsage, failures: RateLimite
             expiresAt: found.expiresAt?.getTime() ?? Infinity,
             checkedAt: now,
             permissions: found.permissions,
+            madeBy: found.madeBy,
           };
           if (key) known.set(hash, key);
           else known.delete(hash);

@@ -5,11 +5,9 @@ import type { Answer } from './errors.js';
 import type { Step } from './steps.js';
 import type { Clock } from '../../ports/clock.js';
 import { merchantOf } from './request-context.js';
+import { clientAddress } from '../pages/client-address.js';
 
 const passThrough: Step = (_req, _res, next) => next();
-
-/** The TCP peer's address: behind a proxy, every client shares the proxy's. */
-export const clientAddress = (req: IncomingMessage): string => req.socket.remoteAddress ?? 'unknown';
 
 /** The limiter: its middleware, and one bucket's decision and how an answer announces or refuses it (./hot-routes.ts, ./auth.ts). */
 export interface RateLimiter {

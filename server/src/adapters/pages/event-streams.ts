@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { streamPlaces } from '../../domain/stream-places.js';
+import { clientAddress } from './client-address.js';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -41,7 +42,7 @@ export function eventStreams(source: StreamSource, bounds: StreamBounds) {
 
   /** Takes a place for the request's client address (beyond the bound: a DomainError) for a stream not yet begun. */
   function take(req: Request, res: Response): EventStream {
-    const release = places.take(req.socket.remoteAddress ?? '', (seconds) => res.setHeader('Retry-After', String(seconds)));
+    const release = places.take(clientAddress(req), (seconds) => res.setHeader('Retry-After', String(seconds)));
     let open = false;
     let stop = () => {};
 

@@ -36,6 +36,7 @@ export const apiKeyRow = (merchantId: string, key: NewApiKey, createdAt: Date) =
   key_last4: key.last4,
   permissions: key.permissions ? JSON.stringify(key.permissions) : null,
   created_at: createdAt,
+  created_by_user_id: key.createdByUserId ?? null,
 });
 
 export const apiKeyRepository = (db: Db, insert: Insert = insertNow(db)): ApiKeyRepository => ({

@@ -8,6 +8,8 @@ interface AuditRow {
   actor_kind: AuditActor['kind'];
   actor_id: string | null;
   actor_label: string | null;
+  actor_key_maker_id: string | null;
+  actor_key_maker_label: string | null;
   channel: AuditChannel;
   client_address: string | null;
   action: AuditAction;
@@ -20,8 +22,10 @@ function actorOf(row: AuditRow): AuditActor {
   switch (row.actor_kind) {
     case 'user':
       return { kind: 'user', userId: row.actor_id ?? '', email: row.actor_label ?? '' };
-    case 'api_key':
-      return { kind: 'api_key', keyId: row.actor_id ?? '', last4: row.actor_label ?? '' };
+    case 'api_key': {
+      const key = { kind: 'api_key' as const, keyId: row.actor_id ?? '', last4: row.actor_label ?? '' };
+      return row.actor_key_maker_id === null ? key : { ...key, madeBy: { userId: row.actor_key_maker_id, email: row.actor_key_maker_label ?? '' } };
+    }
     case 'operator':
       return { kind: 'operator' };
   }
@@ -45,6 +49,8 @@ function toRow(entry: AuditEntry): AuditRow {
     actor_kind: actor.kind,
     actor_id: actor.kind === 'user' ? actor.userId : actor.kind === 'api_key' ? actor.keyId : null,
     actor_label: actor.kind === 'user' ? actor.email : actor.kind === 'api_key' ? actor.last4 : null,
+    actor_key_maker_id: (actor.kind === 'api_key' && actor.madeBy?.userId) || null,
+    actor_key_maker_label: (actor.kind === 'api_key' && actor.madeBy?.email) || null,
     channel: entry.context.channel,
     client_address: entry.context.clientAddress,
     action: entry.action,

@@ -49,15 +49,26 @@ export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): Merc
   async findByApiKeyHash(hash) {
     const row = await db('api_keys')
       .join('merchants', 'merchants.id', 'api_keys.merchant_id')
+      .leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
       .where('api_keys.key_hash', hash)
       .whereNull('api_keys.revoked_at')
       .first('merchants.*', 'api_keys.key_hash', 'api_keys.key_last4', {
         key_id: 'api_keys.id',
         key_expires_at: 'api_keys.expires_at',
         key_permissions: 'api_keys.permissions',
+        key_maker_id: 'users.id',
+        key_maker_email: 'users.email',
       });
     if (!row) return null;
-    const key = row as { key_hash: string; key_id: string; key_last4: string | null; key_expires_at: Date | null; key_permissions: Permission[] | null };
+    const key = row as {
+      key_hash: string;
+      key_id: string;
+      key_last4: string | null;
+      key_expires_at: Date | null;
+      key_permissions: Permission[] | null;
+      key_maker_id: string | null;
+      key_maker_email: string | null;
+    };
     return {
       merchant: toMerchant(row as MerchantRow),
       keyHash: key.key_hash,
@@ -65,6 +76,7 @@ export const merchantRepository = (db: Db, insert: Insert = insertNow(db)): Merc
       last4: key.key_last4,
       expiresAt: key.key_expires_at,
       permissions: key.key_permissions,
+      madeBy: key.key_maker_id === null ? null : { userId: key.key_maker_id, email: key.key_maker_email ?? '' },
     };
   },
   async findById(id) {
