@@ -5,6 +5,7 @@ import { Payments } from './resources/payments.js';
 import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
 import { Reports } from './resources/reports.js';
+import { SlipVerifications } from './resources/slip-verifications.js';
 import { TestHelpers } from './resources/test-helpers.js';
 import { Transactions } from './resources/transactions.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -113,6 +114,8 @@ export class PaymentQrClient {
   readonly reports: Reports;
   /** Every event of the last 30 days, as its webhook payload. */
   readonly events: Events;
+  /** Customers' transfer slips checked with the bank. */
+  readonly slipVerifications: SlipVerifications;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
   readonly testHelpers: TestHelpers;
 
@@ -134,6 +137,7 @@ export class PaymentQrClient {
     this.withdrawals = new Withdrawals(sender);
     this.reports = new Reports(sender);
     this.events = new Events(sender);
+    this.slipVerifications = new SlipVerifications(sender);
     this.testHelpers = new TestHelpers(sender);
   }
 }

@@ -15,6 +15,7 @@ export const ID = {
   withdrawal: '^wd_[0-9A-Za-z]+$',
   balanceTransaction: '^bt_[0-9A-Za-z]+$',
   taxInvoice: '^tiv_[0-9A-Za-z]+$',
+  slipVerification: '^slv_[0-9A-Za-z]+$',
 } as const;
 
 export const EXAMPLE = {
@@ -29,6 +30,7 @@ export const EXAMPLE = {
   withdrawalId: 'wd_01JD5B3C7D9E1F3G5H7J9K1M3N',
   balanceTransactionId: 'bt_01JD5B3C7D9E1F3G5H7J9K1M3P',
   taxInvoiceId: 'tiv_01JD5B3C7D9E1F3G5H7J9K1M3N',
+  slipVerificationId: 'slv_01JD5B3C7D9E1F3G5H7J9K1M3N',
   month: '2026-10',
   date: '2026-10-20',
 } as const;
@@ -50,6 +52,7 @@ const ID_OF_STATE = {
   event_id: [ID.event, EXAMPLE.eventId],
   delivery_id: [ID.delivery, EXAMPLE.deliveryId],
   tax_invoice_id: [ID.taxInvoice, EXAMPLE.taxInvoiceId],
+  slip_verification_id: [ID.slipVerification, EXAMPLE.slipVerificationId],
   month: ['^\\d{4}-(0[1-9]|1[0-2])$', EXAMPLE.month],
   date: ['^\\d{4}-\\d{2}-\\d{2}$', EXAMPLE.date],
 } as const;

@@ -13,7 +13,7 @@ import { DomainError } from '../domain/errors.js';
 import { succeedByBank } from '../domain/payment.js';
 import { BankUnavailableError, type BankConnection } from '../ports/bank.js';
 import type { BankConfirmationOutcome } from '../ports/metrics.js';
-import type { BankCheck } from '../ports/repositories.js';
+import type { BankCheck, Repositories } from '../ports/repositories.js';
 import { savePaymentState } from './payment-state.js';
 import type { Services } from './services.js';
 
@@ -30,30 +30,42 @@ export type BankOutcome = 'succeeded' | 'duplicate' | 'unmatched' | 'reversed';
  */
 export async function applyBankTransaction(s: Services, transaction: BankTransaction): Promise<BankOutcome> {
   if (transaction.reversed) return report(s, 'reversed');
-  let unmatched: UnmatchedReason | null = null;
-  const outcome = await s.uow.run(async (tx): Promise<BankOutcome> => {
-    const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
-    // The payment row is locked first, so concurrent confirmations of one payment (and the sweeper) queue here.
-    const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
-    const reason = unmatchedReasonOf(payment, LIVE, transaction);
-    const recorded = await tx.bankTransactions.record({
-      id: s.ids.next('bankTransaction'),
-      transaction,
-      paymentId: payment?.id ?? null,
-      merchantId: payment?.merchantId ?? null,
-      unmatchedReason: reason,
-      recordedAt: s.clock.now(),
-    });
-    if (!recorded) return 'duplicate';
-    if (reason || !payment) {
-      unmatched = reason ?? 'unknown_reference';
-      return 'unmatched';
-    }
-    const paid = succeedByBank(payment, LIVE, transaction.paidAt, payerOf(transaction));
-    await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
-    return 'succeeded';
+  const applied = await s.uow.run((tx) => applyBankTransactionIn(tx, s, transaction));
+  return reportApplied(s, transaction, applied);
+}
+
+/** What `applyBankTransactionIn` did, and why money did not fit: reported once its transaction has committed. */
+export interface AppliedBankTransaction {
+  outcome: Exclude<BankOutcome, 'reversed'>;
+  unmatched: UnmatchedReason | null;
+}
+
+/**
+ * The bank's word on one (not reversed) transaction, inside the caller's database transaction: callbacks, reconciliation
+ * and verified slips all come through here, so a bank transaction is recorded once, whichever comes first.
+ */
+export async function applyBankTransactionIn(tx: Repositories, s: Services, transaction: BankTransaction): Promise<AppliedBankTransaction> {
+  const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
+  // The payment row is locked first, so concurrent confirmations of one payment (and the sweeper) queue here.
+  const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
+  const reason = unmatchedReasonOf(payment, LIVE, transaction);
+  const recorded = await tx.bankTransactions.record({
+    id: s.ids.next('bankTransaction'),
+    transaction,
+    paymentId: payment?.id ?? null,
+    merchantId: payment?.merchantId ?? null,
+    unmatchedReason: reason,
+    recordedAt: s.clock.now(),
   });
-  // Counted once committed, so /metrics never shows money that was rolled back.
+  if (!recorded) return { outcome: 'duplicate', unmatched: null };
+  if (reason || !payment) return { outcome: 'unmatched', unmatched: reason ?? 'unknown_reference' };
+  const paid = succeedByBank(payment, LIVE, transaction.paidAt, payerOf(transaction));
+  await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
+  return { outcome: 'succeeded', unmatched: null };
+}
+
+/** Counted once committed, so /metrics never shows money that was rolled back. */
+export function reportApplied(s: Services, transaction: BankTransaction, { outcome, unmatched }: AppliedBankTransaction): BankOutcome {
   if (unmatched) s.metrics.unmatchedBankTransaction(unmatched, parseBankAmount(transaction.amount) ?? 0);
   return report(s, outcome);
 }

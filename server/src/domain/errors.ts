@@ -35,6 +35,9 @@ export const errorCodes = [
   'payout_account_missing',
   'withdrawal_not_found',
   'tax_invoice_not_found',
+  'slip_verification_not_found',
+  'slip_unreadable',
+  'invalid_slip',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -17,6 +17,7 @@ export const idPrefixes = {
   user: 'usr',
   invitation: 'inv',
   taxInvoice: 'tiv',
+  slipVerification: 'slv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

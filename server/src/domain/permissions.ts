@@ -1,7 +1,7 @@
 import { DomainError } from './errors.js';
 
 /** What a restricted API key may be given: `resource:read` or `resource:write` (write implies read). */
-export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports'] as const;
+export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports', 'slips'] as const;
 export type Resource = (typeof resources)[number];
 export type Permission = `${Resource}:read` | `${Resource}:write`;
 
@@ -34,6 +34,8 @@ const whoMay: Record<Ability, readonly Role[]> = {
   'events:write': [],
   'reports:read': ['owner', 'admin', 'viewer'],
   'reports:write': [],
+  'slips:read': everyone,
+  'slips:write': ['owner', 'admin', 'support'], // checking a customer's slip at the counter (and `cashier`, once that role exists)
   'api_keys:write': ['owner', 'admin', 'developer'],
   'team:write': ['owner', 'admin'], // admins do not touch owners: a rule of the team's use cases
   'audit:read': ['owner', 'admin'],

@@ -71,6 +71,18 @@ async function testDeliveryOf(api: ApiClient): Promise<{ webhookId: string; deli
   return { webhookId, deliveryId: sent.body.delivery_id as string };
 }
 
+async function slipOf(api: ApiClient): Promise<string> {
+  const slip = await api.post(`/Thai/v1/test/payments/${await paid(api, 20_000)}/slip`);
+  expect(slip.status, slip.text).toBe(200);
+  return slip.body.payload as string;
+}
+
+async function slipVerificationOf(api: ApiClient): Promise<string> {
+  const verified = await api.post('/Thai/v1/slip-verifications', { payload: await slipOf(api) });
+  expect(verified.status, verified.text).toBe(200);
+  return verified.body.slip_verification_id as string;
+}
+
 const today = () => bangkokDateOf(server.running.runtime.services.clock.now());
 
 /** How to call each operation that takes a key, after making what it needs with the merchant's unrestricted key. */
@@ -115,6 +127,9 @@ const calls: Record<KeyedOperation, (api: ApiClient, merchantId: string) => Prom
   listTaxInvoices: async () => ({ method: 'GET', path: '/Thai/v1/reports/tax-invoices' }),
   retrieveTaxInvoice: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}` }),
   retrieveTaxInvoicePdf: async (api, merchantId) => ({ method: 'GET', path: `/Thai/v1/reports/tax-invoices/${await taxInvoiceOf(api, merchantId)}/pdf` }),
+  createSlipVerification: async (api) => ({ method: 'POST', path: '/Thai/v1/slip-verifications', body: { payload: await slipOf(api) } }),
+  retrieveSlipVerification: async (api) => ({ method: 'GET', path: `/Thai/v1/slip-verifications/${await slipVerificationOf(api)}` }),
+  createTestPaymentSlip: async (api) => ({ method: 'POST', path: `/Thai/v1/test/payments/${await paid(api, 20_000)}/slip` }),
 };
 
 const everyPermission: Permission[] = resources.flatMap((resource) => [`${resource}:read`, `${resource}:write`] as Permission[]);

@@ -43,6 +43,9 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   payout_account_missing: [422, 'validation_error'],
   withdrawal_not_found: [404, 'not_found'],
   tax_invoice_not_found: [404, 'not_found'],
+  slip_verification_not_found: [404, 'not_found'],
+  slip_unreadable: [422, 'validation_error'],
+  invalid_slip: [422, 'validation_error'],
 };
 
 export interface WireResponse {

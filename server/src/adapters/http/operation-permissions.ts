@@ -44,6 +44,9 @@ export const permissionOf = {
   listTaxInvoices: 'reports:read',
   retrieveTaxInvoice: 'reports:read',
   retrieveTaxInvoicePdf: 'reports:read',
+  createSlipVerification: 'slips:write',
+  retrieveSlipVerification: 'slips:read',
+  createTestPaymentSlip: 'payments:write',
 } as const satisfies Partial<Record<keyof operations, Permission>>;
 
 export type KeyedOperation = keyof typeof permissionOf;
