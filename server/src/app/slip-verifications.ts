@@ -112,10 +112,10 @@ export async function retrieveSlipVerification(s: Services, merchant: Merchant, 
 }
 
 /** The test helper: the slip (payload and PNG) of a succeeded test payment, as the sandbox bank would print it. */
-export async function slipOfTestPayment(s: Services, merchant: Merchant, paymentId: string): Promise<{ payload: string; image: Buffer }> {
-  if (merchant.mode !== 'test') throw notFound('payment_not_found', paymentId);
-  const payment = await retrievePayment(s, merchant, paymentId);
-  const qrCode = payment.qrCodeId ? await s.uow.repos.qrCodes.findById(payment.qrCodeId) : null;
+export async function slipOfTestPayment(tx: Repositories, s: Services, merchant: Merchant, paymentId: string): Promise<{ payload: string; image: Buffer }> {
+  const payment = merchant.mode === 'test' ? await tx.payments.findById(merchant.id, paymentId) : null;
+  if (!payment) throw notFound('payment_not_found', paymentId);
+  const qrCode = payment.qrCodeId ? await tx.qrCodes.findById(payment.qrCodeId) : null;
   if (!qrCode || (payment.status !== 'succeeded' && payment.status !== 'refunded')) {
     throw new DomainError('invalid_parameters', `Payment ${paymentId} has no slip: only a succeeded test QR payment was paid by a transfer.`, 'payment_id');
   }

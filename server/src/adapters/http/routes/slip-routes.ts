@@ -5,6 +5,8 @@ import { retrieveSlipVerification, slipOfTestPayment, verifySlip } from '../../.
 import { DomainError } from '../../../domain/errors.js';
 import type { SlipVerification } from '../../../domain/slip-verification.js';
 import type { SlipInput } from '../../../ports/bank.js';
+import { errorResponse, jsonResponse } from '../errors.js';
+import { followedBy, idempotentMutation } from '../idempotency.js';
 import { merchantOf } from '../request-context.js';
 import { unknownWhenUnstorable } from './path-ids.js';
 
@@ -20,8 +22,11 @@ export function imageBytesOf(text: string): Buffer {
   return Buffer.from(base64, 'base64');
 }
 
-export const slipInputOf = (body: { payload?: string; image?: string }): SlipInput =>
-  body.payload !== undefined ? { payload: body.payload } : { image: imageBytesOf(body.image ?? '') };
+export function slipInputOf(body: { payload?: string; image?: string }): SlipInput {
+  if ((body.payload === undefined) === (body.image === undefined))
+    throw new DomainError('invalid_request', 'Send exactly one of payload (the slip QR text) and image (a photo of the slip).');
+  return body.payload !== undefined ? { payload: body.payload } : { image: imageBytesOf(body.image!) };
+}
 
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -43,20 +48,41 @@ export function slipRoutes(s: Services): Router {
   const router = Router();
   unknownWhenUnstorable(router, { slip_verification_id: 'slip_verification_not_found', payment_id: 'payment_not_found' });
 
-  router.post('/slip-verifications', async (req, res) => {
-    const body = req.body as Body<'CreateSlipVerificationRequest'>;
-    const verification = await verifySlip(s, merchantOf(res), { slip: slipInputOf(body), paymentId: body.payment_id, amount: body.amount });
-    res.json(toSlipVerificationBody(verification));
-  });
+  // The bank is asked after the idempotency key's transaction has committed (no outbound call under a lock); the
+  // verdict's answer is then stored under the key. Should the request die first, a retry with the key is told to send
+  // the slip again with a new key.
+  router.post(
+    '/slip-verifications',
+    idempotentMutation(s, 'createSlipVerification', async ({ merchant, requestId }, req) => {
+      const body = req.body as Body<'CreateSlipVerificationRequest'>;
+      const slip = slipInputOf(body);
+      const interrupted = errorResponse(
+        new DomainError('service_unavailable', 'This slip verification did not finish; send the slip again with a new Idempotency-Key.'),
+        requestId,
+      );
+      return followedBy(interrupted, async () => {
+        try {
+          const verification = await verifySlip(s, merchant, { slip, paymentId: body.payment_id, amount: body.amount });
+          return jsonResponse(200, toSlipVerificationBody(verification));
+        } catch (error) {
+          if (error instanceof DomainError) return errorResponse(error, requestId);
+          throw error;
+        }
+      });
+    }),
+  );
 
   router.get('/slip-verifications/:slip_verification_id', async (req, res) => {
     res.json(toSlipVerificationBody(await retrieveSlipVerification(s, merchantOf(res), String(req.params.slip_verification_id))));
   });
 
-  router.post('/test/payments/:payment_id/slip', async (req, res) => {
-    const { payload, image } = await slipOfTestPayment(s, merchantOf(res), String(req.params.payment_id));
-    res.json({ payload, image: image.toString('base64') } satisfies Body<'TestPaymentSlip'>);
-  });
+  router.post(
+    '/test/payments/:payment_id/slip',
+    idempotentMutation(s, 'createTestPaymentSlip', async ({ tx, merchant }, req) => {
+      const { payload, image } = await slipOfTestPayment(tx, s, merchant, String(req.params.payment_id));
+      return jsonResponse(200, { payload, image: image.toString('base64') } satisfies Body<'TestPaymentSlip'>);
+    }),
+  );
 
   return router;
 }
