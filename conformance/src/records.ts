@@ -99,6 +99,10 @@ export function records(merchant: Merchant) {
     /** The newest event of this merchant, as the events API lists it. */
     latestEventId: async () => String(((made('the events', await api('GET', '/Thai/v1/events?limit=1')).events as Body[])[0]?.id as string | undefined) ?? ''),
     latestDeliveryId,
+    /** The sandbox bank's slip of a succeeded payment: its mini QR's payload. */
+    slipOf: async (paymentId: string) => String(made('the slip', await api('POST', `/Thai/v1/test/payments/${paymentId}/slip`)).payload),
+    slipVerification: async (payload: string) =>
+      String(made('a slip verification', await api('POST', '/Thai/v1/slip-verifications', { body: { payload } })).slip_verification_id),
   };
 }
 export type Records = ReturnType<typeof records>;

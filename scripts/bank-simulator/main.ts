@@ -30,9 +30,9 @@ const bank = await startBankSimulator({
 });
 console.log(
   [
-    `SCB bank simulator on ${bank.url} (token: POST /v1/oauth/token, inquiry: GET /v1/payment/billpayment/inquiry)`,
+    `SCB bank simulator on ${bank.url} (token: POST /v1/oauth/token, inquiry: GET /v1/payment/billpayment/inquiry, slips: GET /v1/payment/billpayment/transactions/{transRef})`,
     `  confirmations go to ${callbackUrl.replace(/[^/]+$/, '<SCB_CALLBACK_TOKEN>')}`,
-    `  pay a live QR code:  curl -s -X POST ${bank.url}/simulate/pay -H 'Content-Type: application/json' -d '{"qr_data": "<qr_data>"}'`,
+    `  pay a live QR code:  curl -s -X POST ${bank.url}/simulate/pay -H 'Content-Type: application/json' -d '{"qr_data": "<qr_data>"}'   (answers the slip's payload too)`,
     `  faults:              curl -s -X POST ${bank.url}/simulate/knobs -d '{"dropRate": 0.1, "duplicateRate": 0.1, "delayMs": 0, "inquiryDown": false}'`,
   ].join('\n'),
 );

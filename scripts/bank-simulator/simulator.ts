@@ -7,6 +7,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parse as parseQr } from 'promptparse';
+import { slipVerify as slipPayloadOf } from 'promptparse/generate';
 import { readBody } from '../lib/http.js';
 
 /** The settings `npm run bank-simulator` and the README's local walk-through share with the service. */
@@ -44,7 +45,7 @@ export interface Knobs {
   duplicateRate: number;
   /** Wait before the first confirmation. */
   delayMs: number;
-  /** The inquiry answers 503 (the bank is down for it). */
+  /** The inquiry and the slip verification answer 503 (the bank is down for them). */
   inquiryDown: boolean;
 }
 
@@ -109,8 +110,8 @@ export interface BankSimulator {
   callbackAttempts: CallbackAttempt[];
   /** Tokens issued so far (a client that caches its token asks rarely). */
   readonly tokensIssued: number;
-  /** Reads and pays a QR payload; throws a PaymentRefused the HTTP API answers as 422. */
-  pay(request: PayRequest): { transaction: ScbTransaction; callback: 'sent' | 'dropped' | 'none' };
+  /** Reads and pays a QR payload (`slip`: the payload of the slip's mini QR); throws a PaymentRefused the HTTP API answers as 422. */
+  pay(request: PayRequest): { transaction: ScbTransaction; callback: 'sent' | 'dropped' | 'none'; slip: string };
   /** Where confirmations go from now on (the service's address is often known only after the bank started). */
   setCallbackUrl(url: string): void;
   /** The bank reverses a transaction: the inquiry lists it with reverseFlag "R". */
@@ -155,6 +156,40 @@ export function readBillPayment(qrData: string, billerId: string, typedAmount?: 
     );
   return { ref1: loose.getTagValue('30', '02') ?? '', ref2: loose.getTagValue('30', '03') ?? '', amount };
 }
+
+/** The mini QR printed on the payer's slip: the sending bank's code and the transaction reference (the transaction id). */
+export const slipOf = (t: Pick<ScbTransaction, 'sendingBankCode' | 'transactionId'>): string =>
+  slipPayloadOf({ sendingBank: t.sendingBankCode, transRef: t.transactionId });
+
+const party = (name: string, proxy: { type: string; value: string }, account: string) => ({
+  displayName: name,
+  name,
+  proxy,
+  account: { type: 'BANKAC', value: account },
+});
+
+/** A transaction as SCB's slip verification API describes it (`amount` in baht, date and time in Asia/Bangkok). */
+function slipDataOf(t: ScbTransaction) {
+  const local = t.transactionDateandTime; // YYYY-MM-DDTHH:MM:SS.sss+07:00
+  return {
+    transRef: t.transactionId,
+    sendingBank: t.sendingBankCode,
+    receivingBank: t.receivingBankCode,
+    transDate: local.slice(0, 10),
+    transTime: local.slice(11, 19),
+    sender: party(t.payerName, { type: 'MSISDN', value: 'xxx-xxx-1234' }, t.payerAccountNumber),
+    receiver: party('PAYMENT QR SERVICE', { type: t.payeeProxyType, value: t.payeeProxyId }, 'xxx-x-x1508-x'),
+    amount: t.amount,
+    paidLocalAmount: t.amount,
+    paidLocalCurrency: t.currencyCode,
+    countryCode: 'TH',
+    ref1: t.billPaymentRef1,
+    ref2: t.billPaymentRef2,
+    ref3: t.billPaymentRef3,
+  };
+}
+
+const SLIP_PATH = /^\/v1\/payment\/billpayment\/transactions\/([^/]+)$/;
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const text = await readBody(req);
@@ -242,8 +277,9 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
       transactionType: 'Domestic Transfers',
     };
     transactions.push(transaction);
-    if (!callbackUrl) return { transaction, callback: 'none' };
-    if (Math.random() < knobs.dropRate) return { transaction, callback: 'dropped' };
+    const slip = slipOf(transaction);
+    if (!callbackUrl) return { transaction, callback: 'none', slip };
+    if (Math.random() < knobs.dropRate) return { transaction, callback: 'dropped', slip };
     const copies = Math.random() < knobs.duplicateRate ? 2 : 1;
     track(
       (async () => {
@@ -251,7 +287,7 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
         await Promise.all(Array.from({ length: copies }, () => confirm(transaction)));
       })(),
     );
-    return { transaction, callback: 'sent' };
+    return { transaction, callback: 'sent', slip };
   }
 
   function authorized(req: IncomingMessage): boolean {
@@ -289,10 +325,19 @@ export async function startBankSimulator(options: SimulatorOptions): Promise<Ban
       if (found.length === 0) return send(res, 404, scbStatus(1104, 'Transaction not found'));
       return send(res, 200, { ...scbStatus(1000, 'Success'), data: found });
     }
+    const slipPath = SLIP_PATH.exec(url.pathname);
+    if (req.method === 'GET' && slipPath) {
+      if (!authorized(req)) return send(res, 401, scbStatus(9300, 'Token is invalid or expired'));
+      if (knobs.inquiryDown) return send(res, 503, scbStatus(9700, 'Service temporarily unavailable'));
+      const transRef = decodeURIComponent(slipPath[1]!);
+      const found = transactions.find((t) => t.transactionId === transRef && t.sendingBankCode === url.searchParams.get('sendingBank'));
+      if (!found) return send(res, 404, scbStatus(1101, 'Transaction not found'));
+      return send(res, 200, { ...scbStatus(1000, 'Success'), data: slipDataOf(found) });
+    }
     if (req.method === 'POST' && url.pathname === '/simulate/pay') {
       try {
-        const { transaction, callback } = pay(((await readJson(req)) ?? {}) as PayRequest);
-        return send(res, 200, { transaction, callback });
+        const { transaction, callback, slip } = pay(((await readJson(req)) ?? {}) as PayRequest);
+        return send(res, 200, { transaction, callback, slip });
       } catch (error) {
         if (error instanceof PaymentRefused) return send(res, 422, { error: { code: error.code, message: error.message } });
         throw error;

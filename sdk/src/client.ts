@@ -5,6 +5,7 @@ import { Payments } from './resources/payments.js';
 import { QrCodes } from './resources/qr-codes.js';
 import { Refunds } from './resources/refunds.js';
 import { Reports } from './resources/reports.js';
+import { SlipVerifications } from './resources/slip-verifications.js';
 import { TestHelpers } from './resources/test-helpers.js';
 import { Tills } from './resources/tills.js';
 import { Transactions } from './resources/transactions.js';
@@ -116,6 +117,8 @@ export class PaymentQrClient {
   readonly events: Events;
   /** Points of sale: a customer display and a static QR each; pass `till_id` to `qrCodes.create` to take a payment there. */
   readonly tills: Tills;
+  /** Customers' transfer slips checked with the bank. */
+  readonly slipVerifications: SlipVerifications;
   /** Sandbox only (`sk_test_` keys): complete, fail or expire a pending payment as the customer's bank would. */
   readonly testHelpers: TestHelpers;
 
@@ -138,6 +141,7 @@ export class PaymentQrClient {
     this.reports = new Reports(sender);
     this.events = new Events(sender);
     this.tills = new Tills(sender);
+    this.slipVerifications = new SlipVerifications(sender);
     this.testHelpers = new TestHelpers(sender);
   }
 }

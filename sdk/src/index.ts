@@ -5,6 +5,7 @@ export type { WaitForCompletionOptions } from './resources/payments.js';
 export type { QrCodes } from './resources/qr-codes.js';
 export type { Payments } from './resources/payments.js';
 export type { Refunds } from './resources/refunds.js';
+export type { SlipVerifications } from './resources/slip-verifications.js';
 export type { Transactions } from './resources/transactions.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { Events } from './resources/events.js';

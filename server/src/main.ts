@@ -34,6 +34,9 @@ import { createUnitOfWork } from './adapters/postgres/unit-of-work.js';
 import { qrImagePool, type QrImages } from './adapters/promptpay/qr-image-pool.js';
 import { scbBankConnection } from './adapters/scb/scb-connection.js';
 import { sandboxBank } from './adapters/sandbox/sandbox-bank.js';
+import { sandboxSlipBank } from './adapters/sandbox/sandbox-slip-bank.js';
+import { workerImageDecoder } from './adapters/slips/image-decoder.js';
+import { slipCodec } from './adapters/slips/slip-codec.js';
 import { sandboxCardProcessor } from './adapters/sandbox/sandbox-card-processor.js';
 import { sandboxPayoutRail } from './adapters/sandbox/sandbox-payout-rail.js';
 import { bulkTransferCsv } from './adapters/payouts/bulk-transfer-csv.js';
@@ -135,6 +138,8 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       apiKeys: sha256ApiKeys,
       bank: overrides.bank ?? sandboxBank,
       bankConnection: config.bank.kind === 'scb' ? scbBankConnection(config.bank) : null,
+      sandboxSlips: sandboxSlipBank(uow),
+      slips: slipCodec(workerImageDecoder()),
       cardProcessors: { test: sandboxCardProcessor, live: null },
       settlementDelayMs: config.settlementDelayMs,
       payoutRails: { sandbox: sandboxPayoutRail, bulkTransfer: bulkTransferCsv },

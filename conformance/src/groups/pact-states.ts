@@ -146,6 +146,16 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
     },
   },
 
+  // The sandbox bank writes the slip of every succeeded test payment; `verified`: it has been checked once already.
+  'a succeeded payment has a slip': {
+    setup: async ({ records }, params) => {
+      const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
+      const payload = await records.slipOf(paymentId);
+      const verified = params.verified === true ? await records.slipVerification(payload) : undefined;
+      return { payment_id: paymentId, slip_payload: payload, ...(verified ? { slip_verification_id: verified } : {}) };
+    },
+  },
+
   // Events are recorded whether or not a webhook subscribes: these payments make `count` payment.pending events.
   'the merchant has events': {
     setup: async ({ records }, params) => {

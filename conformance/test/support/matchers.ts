@@ -16,6 +16,7 @@ export const ID = {
   balanceTransaction: '^bt_[0-9A-Za-z]+$',
   taxInvoice: '^tiv_[0-9A-Za-z]+$',
   till: '^till_[0-9A-Za-z]+$',
+  slipVerification: '^slv_[0-9A-Za-z]+$',
 } as const;
 
 export const EXAMPLE = {
@@ -31,6 +32,7 @@ export const EXAMPLE = {
   balanceTransactionId: 'bt_01JD5B3C7D9E1F3G5H7J9K1M3P',
   taxInvoiceId: 'tiv_01JD5B3C7D9E1F3G5H7J9K1M3N',
   tillId: 'till_7c1e9a3f0b2d4e6f8a0c2e4f6a8b0c2d',
+  slipVerificationId: 'slv_01JD5B3C7D9E1F3G5H7J9K1M3N',
   month: '2026-10',
   date: '2026-10-20',
 } as const;
@@ -53,6 +55,7 @@ const ID_OF_STATE = {
   delivery_id: [ID.delivery, EXAMPLE.deliveryId],
   tax_invoice_id: [ID.taxInvoice, EXAMPLE.taxInvoiceId],
   till_id: [ID.till, EXAMPLE.tillId],
+  slip_verification_id: [ID.slipVerification, EXAMPLE.slipVerificationId],
   month: ['^\\d{4}-(0[1-9]|1[0-2])$', EXAMPLE.month],
   date: ['^\\d{4}-\\d{2}-\\d{2}$', EXAMPLE.date],
 } as const;

@@ -1,5 +1,5 @@
 import type { RequestOptions, RequestSender } from '../http.js';
-import type { CreateTestTillPaymentParams, Payment, SucceedTestPaymentParams } from '../types.js';
+import type { CreateTestTillPaymentParams, Payment, SucceedTestPaymentParams, TestPaymentSlip } from '../types.js';
 
 /** Sandbox only (`sk_test_` keys): play the customer's bank. With a live key they answer 404. */
 export class TestHelpers {
@@ -13,6 +13,11 @@ export class TestHelpers {
   /** The bank declined: the pending payment becomes `failed`. */
   fail(paymentId: string, options?: RequestOptions): Promise<Payment> {
     return this.sender.request<Payment>({ method: 'POST', path: `test/payments/${encodeURIComponent(paymentId)}/fail`, options });
+  }
+
+  /** The slip of a succeeded payment: its mini QR's `payload` and a PNG (`image`, base64) carrying it, for `slipVerifications.create`. */
+  slip(paymentId: string, options?: RequestOptions): Promise<TestPaymentSlip> {
+    return this.sender.request<TestPaymentSlip>({ method: 'POST', path: `test/payments/${encodeURIComponent(paymentId)}/slip`, options });
   }
 
   /** Expires the pending payment now; its QR image answers 410 from then on. */

@@ -33,44 +33,52 @@ export type BankOutcome = 'succeeded' | 'duplicate' | 'unmatched' | 'reversed';
  */
 export async function applyBankTransaction(s: Services, transaction: BankTransaction): Promise<BankOutcome> {
   if (transaction.reversed) return report(s, 'reversed');
-  let unmatched: UnmatchedReason | null = null;
-  const outcome = await s.uow
-    .run(async (tx): Promise<BankOutcome> => {
-      const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
-      if (!owner) {
-        // Not a payment's reference: perhaps a till's static QR, which the customer paid with an amount of their own.
-        const till = await tx.tills.liveTillOf(transaction.ref1);
-        if (till) {
-          const result = await applyToTill(tx, s, till, transaction);
-          if (result.unmatched) unmatched = result.unmatched;
-          return result.outcome;
-        }
-      }
-      // The payment row is locked first, so concurrent confirmations of one payment (and the sweeper) queue here.
-      const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
-      const reason = unmatchedReasonOf(payment, LIVE, transaction);
-      const recorded = await tx.bankTransactions.record({
-        id: s.ids.next('bankTransaction'),
-        transaction,
-        paymentId: payment?.id ?? null,
-        merchantId: payment?.merchantId ?? null,
-        unmatchedReason: reason,
-        recordedAt: s.clock.now(),
-      });
-      if (!recorded) return 'duplicate';
-      if (reason || !payment) {
-        unmatched = reason ?? 'unknown_reference';
-        return 'unmatched';
-      }
-      const paid = succeedByBank(payment, LIVE, transaction.paidAt, payerOf(transaction));
-      await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
-      return 'succeeded';
-    })
-    .catch((error: unknown) => {
-      if (error instanceof AlreadyRecorded) return 'duplicate' as const;
+  const applied = await s.uow
+    .run((tx) => applyBankTransactionIn(tx, s, transaction))
+    .catch((error: unknown): AppliedBankTransaction => {
+      if (error instanceof AlreadyRecorded) return { outcome: 'duplicate', unmatched: null };
       throw error;
     });
-  // Counted once committed, so /metrics never shows money that was rolled back.
+  return reportApplied(s, transaction, applied);
+}
+
+/** What `applyBankTransactionIn` did, and why money did not fit: reported once its transaction has committed. */
+export interface AppliedBankTransaction {
+  outcome: Exclude<BankOutcome, 'reversed'>;
+  unmatched: UnmatchedReason | null;
+}
+
+/**
+ * The bank's word on one (not reversed) transaction, inside the caller's database transaction: callbacks, reconciliation
+ * and verified slips all come through here, so a bank transaction is recorded once, whichever comes first.
+ */
+export async function applyBankTransactionIn(tx: Repositories, s: Services, transaction: BankTransaction): Promise<AppliedBankTransaction> {
+  const owner = await tx.bankTransactions.livePaymentOf(transaction.ref1);
+  if (!owner) {
+    // Not a payment's reference: perhaps a till's static QR, which the customer paid with an amount of their own.
+    const till = await tx.tills.liveTillOf(transaction.ref1);
+    if (till) return applyToTill(tx, s, till, transaction);
+  }
+  // The payment row is locked first, so concurrent confirmations of one payment (and the sweeper) queue here.
+  const payment = owner && (await tx.payments.findById(owner.merchantId, owner.paymentId, { lock: true }));
+  const reason = unmatchedReasonOf(payment, LIVE, transaction);
+  const recorded = await tx.bankTransactions.record({
+    id: s.ids.next('bankTransaction'),
+    transaction,
+    paymentId: payment?.id ?? null,
+    merchantId: payment?.merchantId ?? null,
+    unmatchedReason: reason,
+    recordedAt: s.clock.now(),
+  });
+  if (!recorded) return { outcome: 'duplicate', unmatched: null };
+  if (reason || !payment) return { outcome: 'unmatched', unmatched: reason ?? 'unknown_reference' };
+  const paid = succeedByBank(payment, LIVE, transaction.paidAt, payerOf(transaction));
+  await savePaymentState(tx, s, { ...paid, updatedAt: s.clock.now() });
+  return { outcome: 'succeeded', unmatched: null };
+}
+
+/** Counted once committed, so /metrics never shows money that was rolled back. */
+export function reportApplied(s: Services, transaction: BankTransaction, { outcome, unmatched }: AppliedBankTransaction): BankOutcome {
   if (unmatched) s.metrics.unmatchedBankTransaction(unmatched, parseBankAmount(transaction.amount) ?? 0);
   return report(s, outcome);
 }
@@ -88,7 +96,7 @@ async function applyToTill(
   s: Services,
   till: Till,
   transaction: BankTransaction,
-): Promise<{ outcome: BankOutcome; unmatched?: UnmatchedReason }> {
+): Promise<AppliedBankTransaction> {
   const amount = parseBankAmount(transaction.amount);
   const problem = staticPaymentProblem(till, amount);
   const payment =
@@ -103,9 +111,9 @@ async function applyToTill(
   });
   if (!recorded) {
     if (payment) throw new AlreadyRecorded();
-    return { outcome: 'duplicate' };
+    return { outcome: 'duplicate', unmatched: null };
   }
-  return problem ? { outcome: 'unmatched', unmatched: problem } : { outcome: 'succeeded' };
+  return problem ? { outcome: 'unmatched', unmatched: problem } : { outcome: 'succeeded', unmatched: null };
 }
 
 const METRIC_OF: Record<BankOutcome, BankConfirmationOutcome> = { succeeded: 'applied', duplicate: 'duplicate', unmatched: 'unmatched', reversed: 'rejected' };

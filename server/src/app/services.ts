@@ -1,7 +1,7 @@
 import type { Mode } from '../domain/merchant.js';
 import type { AccountSecrets } from '../ports/accounts.js';
 import type { ApiKeys } from '../ports/api-keys.js';
-import type { BankConnection, CustomerBank } from '../ports/bank.js';
+import type { BankConnection, CustomerBank, SandboxSlipBank, SlipCodec } from '../ports/bank.js';
 import type { CardProcessor } from '../ports/card-processor.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
@@ -21,6 +21,10 @@ export interface Services {
   bank: CustomerBank;
   /** The live bank connection (BANK=scb); null: live keys cannot take QR payments. */
   bankConnection: BankConnection | null;
+  /** The bank that answers for test payments' slips. */
+  sandboxSlips: SandboxSlipBank;
+  /** Reads slips' mini QR codes (images off the event loop, bounded) and draws them for the test helper. */
+  slips: SlipCodec;
   /** A card processor per key mode; null where none is configured (live, by default). */
   cardProcessors: Record<Mode, CardProcessor | null>;
   /** How long a succeeded payment's money stays `pending` (SETTLEMENT_DELAY). */

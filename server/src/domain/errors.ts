@@ -39,6 +39,9 @@ export const errorCodes = [
   'till_not_found',
   'till_limit_reached',
   'till_unavailable',
+  'slip_verification_not_found',
+  'slip_unreadable',
+  'invalid_slip',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -18,6 +18,7 @@ export const idPrefixes = {
   invitation: 'inv',
   taxInvoice: 'tiv',
   till: 'till',
+  slipVerification: 'slv',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

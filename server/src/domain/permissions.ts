@@ -1,7 +1,7 @@
 import { DomainError } from './errors.js';
 
 /** What a restricted API key may be given: `resource:read` or `resource:write` (write implies read). */
-export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports', 'tills'] as const;
+export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports', 'tills', 'slips'] as const;
 export type Resource = (typeof resources)[number];
 export type Permission = `${Resource}:read` | `${Resource}:write`;
 
@@ -40,6 +40,8 @@ const whoMay: Record<Ability, readonly Role[]> = {
   'reports:write': [],
   'tills:read': ['owner', 'admin', 'support'], // Receive picks a till
   'tills:write': ['owner', 'admin'],
+  'slips:read': everyone,
+  'slips:write': ['owner', 'admin', 'support', 'cashier'], // checking a customer's slip at the counter
   'api_keys:write': ['owner', 'admin', 'developer'], // restricted keys within the member's own role (roleMayMakeKey)
   'api_keys:unrestricted': ['owner', 'admin'], // making or rolling an unrestricted sk_ key
   'team:write': ['owner', 'admin'], // admins do not touch owners: a rule of the team's use cases

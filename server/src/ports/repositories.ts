@@ -4,12 +4,13 @@ import type { KeyMaker } from '../domain/audit.js';
 import type { AuditEntry } from '../domain/audit.js';
 import type { BankTransaction, UnmatchedBankTransaction, UnmatchedReason, UnmatchedResolution } from '../domain/bank-transaction.js';
 import type { DomainEvent, EventKind, EventPayload } from '../domain/events.js';
-import type { Merchant } from '../domain/merchant.js';
+import type { Merchant, Mode } from '../domain/merchant.js';
 import type { Permission } from '../domain/permissions.js';
 import type { DateRange, Page, PageRequest, Slice } from '../domain/page.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
 import type { QrCode } from '../domain/qr-code.js';
 import type { Refund } from '../domain/refund.js';
+import type { SlipQr, SlipVerification } from '../domain/slip-verification.js';
 import type { TestEvent } from '../domain/test-event.js';
 import type { Till } from '../domain/till.js';
 import type { Transaction, TransactionStatus, TransactionType } from '../domain/transaction.js';
@@ -232,6 +233,20 @@ export interface BankTransactionRepository {
   setResolution(id: string, resolution: UnmatchedResolution): Promise<void>;
 }
 
+/** Slips checked by merchants; the one `verified` per bank transaction is kept unique by the database. */
+export interface SlipVerificationRepository {
+  /** The payment (of a merchant in `mode`) whose QR code carries this bank reference (ref1). */
+  paymentOfReference(ref1: string, mode: Mode): Promise<{ merchantId: string; paymentId: string } | null>;
+  /**
+   * Records a verification; a `verified` one only if no slip of its bank transaction was verified before (false, and
+   * nothing written, when one was: a concurrent request that lost waits for the winner's commit and gets false).
+   */
+  insert(verification: SlipVerification): Promise<boolean>;
+  /** When a slip of this bank transaction was first verified, by any merchant; null: never. */
+  firstVerifiedAt(slip: SlipQr): Promise<Date | null>;
+  findById(merchantId: string, id: string): Promise<SlipVerification | null>;
+}
+
 /** Returns of unmatched money on the bulk-transfer rail, beside withdrawals and live refunds. */
 export interface BankReturnQueue {
   /** Pending returns not exported yet, locked and skipped by a concurrent export. */
@@ -299,6 +314,7 @@ export interface Repositories extends AccountRepositories {
   bankTransactions: BankTransactionRepository;
   bankChecks: BankCheckQueue;
   bankReturns: BankReturnQueue;
+  slipVerifications: SlipVerificationRepository;
   audit: AuditLog;
   reports: ReportRepository;
   taxInvoices: TaxInvoiceRepository;

@@ -77,6 +77,18 @@ async function tillOf(api: ApiClient): Promise<string> {
   return created.body.till_id as string;
 }
 
+async function slipOf(api: ApiClient): Promise<string> {
+  const slip = await api.post(`/Thai/v1/test/payments/${await paid(api, 20_000)}/slip`);
+  expect(slip.status, slip.text).toBe(200);
+  return slip.body.payload as string;
+}
+
+async function slipVerificationOf(api: ApiClient): Promise<string> {
+  const verified = await api.post('/Thai/v1/slip-verifications', { payload: await slipOf(api) });
+  expect(verified.status, verified.text).toBe(200);
+  return verified.body.slip_verification_id as string;
+}
+
 const today = () => bangkokDateOf(server.running.runtime.services.clock.now());
 
 /** How to call each operation that takes a key, after making what it needs with the merchant's unrestricted key. */
@@ -127,6 +139,9 @@ const calls: Record<KeyedOperation, (api: ApiClient, merchantId: string) => Prom
   closeTill: async (api) => ({ method: 'POST', path: `/Thai/v1/tills/${await tillOf(api)}/close` }),
   rollTillDisplayUrl: async (api) => ({ method: 'POST', path: `/Thai/v1/tills/${await tillOf(api)}/display-url/roll` }),
   createTestTillPayment: async (api) => ({ method: 'POST', path: `/Thai/v1/test/tills/${await tillOf(api)}/payments`, body: { amount: 15_000 } }),
+  createSlipVerification: async (api) => ({ method: 'POST', path: '/Thai/v1/slip-verifications', body: { payload: await slipOf(api) } }),
+  retrieveSlipVerification: async (api) => ({ method: 'GET', path: `/Thai/v1/slip-verifications/${await slipVerificationOf(api)}` }),
+  createTestPaymentSlip: async (api) => ({ method: 'POST', path: `/Thai/v1/test/payments/${await paid(api, 20_000)}/slip` }),
 };
 
 const everyPermission: Permission[] = resources.flatMap((resource) => [`${resource}:read`, `${resource}:write`] as Permission[]);

@@ -30,6 +30,8 @@ const abilityWords: Record<PageLanguage, Record<Ability, string>> = {
     'tills:read': 'ดูจุดรับเงิน',
     'tills:write': 'จัดการจุดรับเงินและจอลูกค้า',
     receive: 'รับเงินหน้าร้าน (หน้ารับเงิน)',
+    'slips:read': 'ดูผลการตรวจสลิป',
+    'slips:write': 'ตรวจสลิปโอนเงินของลูกค้า',
   },
   en: {
     'qr_codes:read': 'see PromptPay QR codes',
@@ -57,6 +59,8 @@ const abilityWords: Record<PageLanguage, Record<Ability, string>> = {
     'tills:read': 'see tills',
     'tills:write': 'manage tills and their customer displays',
     receive: 'take payments at the counter (Receive)',
+    'slips:read': 'see slip checks',
+    'slips:write': "check customers' transfer slips",
   },
 };
 

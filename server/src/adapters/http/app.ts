@@ -15,6 +15,7 @@ import { rateLimitPerAddress } from './rate-limit.js';
 import { everyResponse } from './response-headers.js';
 import { metricsEndpoint, type HttpMetrics } from './request-metrics.js';
 import { balanceRoutes } from './routes/balance-routes.js';
+import { slipRoutes } from './routes/slip-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
 import { BANK_CONFIRMATIONS_PATH, bankConfirmationRoutes } from './routes/bank-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): RequestListener {
     balanceRoutes(s),
     reportRoutes(s),
     tillRoutes(s, deps.publicBaseUrl),
+    slipRoutes(s),
   ];
   for (const { basePath, validator } of contractValidators({ validateResponses: deps.validateResponses ?? false })) {
     app.use(basePath, Router().use(...pipeline.api, validator, ...routes));

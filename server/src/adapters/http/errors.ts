@@ -47,6 +47,9 @@ const wireOf: Record<ErrorCode, [status: number, type: ErrorType]> = {
   till_not_found: [404, 'not_found'],
   till_limit_reached: [422, 'validation_error'],
   till_unavailable: [422, 'validation_error'],
+  slip_verification_not_found: [404, 'not_found'],
+  slip_unreadable: [422, 'validation_error'],
+  invalid_slip: [422, 'validation_error'],
 };
 
 export interface WireResponse {

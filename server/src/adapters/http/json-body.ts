@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express from 'express';
+import parseurl from 'parseurl';
 import { DomainError } from '../../domain/errors.js';
 import { startBodyDeadline } from '../pages/body-deadline.js';
 import type { Step } from './steps.js';
@@ -30,6 +31,11 @@ function flawOf(body: unknown): string | null {
 
 /** The largest body read, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest body of a slip verification: a 2 MiB image as base64 is 2.67 MiB. */
+export const MAX_SLIP_BODY_BYTES = 3 * 1024 * 1024;
+
+/** The one operation whose body may be larger: a slip verification carrying a photo. */
+const takesLargeBody = (req: IncomingMessage): boolean => req.method === 'POST' && (parseurl(req)?.pathname ?? '').endsWith('/slip-verifications');
 
 export const invalidJson = (): DomainError => new DomainError('invalid_json', 'The request body is not valid JSON.');
 
@@ -57,11 +63,12 @@ export const PRE_READ = Symbol('pre-read body');
 export type PreRead = IncomingMessage & { [PRE_READ]?: { body: unknown } | { error: DomainError }; body?: unknown };
 
 /**
- * JSON bodies up to 1 MiB, objects or arrays only, storable as they are, arriving within `timeoutMs` (else 408). One
- * step: read and parse, then check.
+ * JSON bodies up to 1 MiB (3 MiB for a slip verification's photo), objects or arrays only, storable as they are,
+ * arriving within `timeoutMs` (else 408). One step: read and parse, then check.
  */
 export function jsonBody(timeoutMs: number): Step {
-  const parse = express.json({ limit: MAX_BODY_BYTES, strict: true });
+  const parseSmall = express.json({ limit: MAX_BODY_BYTES, strict: true });
+  const parseLarge = express.json({ limit: MAX_SLIP_BODY_BYTES, strict: true });
   return (req: PreRead, res, next) => {
     const preRead = req[PRE_READ];
     if (preRead !== undefined) {
@@ -70,6 +77,7 @@ export function jsonBody(timeoutMs: number): Step {
       return next();
     }
     const deadline = startBodyDeadline(req, res, timeoutMs, next);
+    const parse = takesLargeBody(req) ? parseLarge : parseSmall;
     parse(req, res, (error?: unknown) => {
       deadline.stop();
       if (deadline.passed()) return; // answered already; this is the reader giving up on the closed connection
@@ -84,7 +92,10 @@ export function jsonBody(timeoutMs: number): Step {
 export function fromBodyParserError(error: unknown): DomainError | null {
   const type = (error as { type?: string } | null)?.type;
   if (type === 'entity.parse.failed') return invalidJson();
-  if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
+  if (type === 'entity.too.large') {
+    const limit = (error as { limit?: number }).limit === MAX_SLIP_BODY_BYTES ? '3 MiB' : '1 MiB';
+    return new DomainError('payload_too_large', `The request body is larger than ${limit}.`);
+  }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new DomainError('invalid_request', 'Send the body as UTF-8 JSON.');
   // Anything else the request itself got wrong (a body not in its Content-Encoding, a malformed URL escape).
   const status = (error as { status?: number } | null)?.status;

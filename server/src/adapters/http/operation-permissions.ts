@@ -50,6 +50,9 @@ export const permissionOf = {
   closeTill: 'tills:write',
   rollTillDisplayUrl: 'tills:write',
   createTestTillPayment: 'payments:write',
+  createSlipVerification: 'slips:write',
+  retrieveSlipVerification: 'slips:read',
+  createTestPaymentSlip: 'payments:write',
 } as const satisfies Partial<Record<keyof operations, Permission>>;
 
 export type KeyedOperation = keyof typeof permissionOf;

@@ -26,6 +26,7 @@ import { signInFailureRepository } from './repositories/sign-in-failures.js';
 import { userRepository } from './repositories/users.js';
 import { reportRepository } from './repositories/reports.js';
 import { taxInvoiceRepository } from './repositories/tax-invoices.js';
+import { slipVerificationRepository } from './repositories/slip-verifications.js';
 
 export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Repositories => ({
   merchants: merchantRepository(db, insert),
@@ -45,6 +46,7 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   bankTransactions: bankTransactionRepository(db),
   bankChecks: bankCheckQueue(db, insert),
   bankReturns: bankReturnQueue(db),
+  slipVerifications: slipVerificationRepository(db),
   audit: auditLog(db, insert),
   users: userRepository(db),
   memberships: membershipRepository(db),

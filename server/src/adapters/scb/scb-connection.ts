@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseBankTime, type BankTransaction } from '../../domain/bank-transaction.js';
+import type { SlipQr } from '../../domain/slip-verification.js';
 import { BankUnavailableError, type BankConnection } from '../../ports/bank.js';
 
 export interface ScbSettings {
@@ -102,7 +103,58 @@ export function scbBankConnection(settings: ScbSettings): BankConnection {
     });
   }
 
-  return { billerId: settings.billerId, listPaid: (ref1, date) => inquire(ref1, date, true) };
+  /** The slip verification API: a known transaction answers 1000 with its data; any other status is "no such slip". */
+  async function lookUpSlip(slip: SlipQr, retryWithNewToken: boolean): Promise<BankTransaction | null> {
+    const path = `/v1/payment/billpayment/transactions/${encodeURIComponent(slip.transRef)}?${new URLSearchParams({ sendingBank: slip.sendingBank })}`;
+    const answer = await call(path, { method: 'GET', headers: { authorization: `Bearer ${await accessToken()}` } });
+    if (answer.code === TOKEN_EXPIRED || answer.httpStatus === 401) {
+      token = null;
+      if (retryWithNewToken) return lookUpSlip(slip, false);
+      throw new BankUnavailableError('The SCB API refused a fresh token.');
+    }
+    if (answer.httpStatus >= 500) throw new BankUnavailableError(`The SCB slip verification failed (HTTP ${answer.httpStatus}).`);
+    if (answer.code !== SUCCESS || answer.data === undefined || answer.data === null) return null;
+    const transaction = slipTransactionOf(answer.data);
+    if (!transaction) throw new BankUnavailableError('The SCB slip verification answered a transaction it did not describe.');
+    return transaction;
+  }
+
+  return { billerId: settings.billerId, listPaid: (ref1, date) => inquire(ref1, date, true), lookUpSlip: (slip) => lookUpSlip(slip, true) };
+}
+
+const BANGKOK_DATE = /^(\d{4})-?(\d{2})-?(\d{2})$/;
+const TIME_OF_DAY = /^(\d{2}):?(\d{2}):?(\d{2})$/;
+
+/** SCB writes a slip's date and time in Asia/Bangkok: `2026-11-27` (or `20261127`) and `18:15:46`. */
+function bangkokMoment(date: unknown, time: unknown): Date | null {
+  const d = typeof date === 'string' ? BANGKOK_DATE.exec(date) : null;
+  const t = typeof time === 'string' ? TIME_OF_DAY.exec(time) : null;
+  return d && t ? parseBankTime(`${d[1]}-${d[2]}-${d[3]}T${t[1]}:${t[2]}:${t[3]}+07:00`) : null;
+}
+
+const fieldOf = (party: unknown, key: 'proxy' | 'account'): string | null =>
+  typeof party === 'object' && party !== null ? text((party as Record<string, { value?: unknown } | undefined>)[key]?.value) : null;
+
+/** The transaction of a slip verification answer, in the inquiry's terms (the transRef is the bank's transaction id). */
+function slipTransactionOf(data: unknown): BankTransaction | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const d = data as Record<string, unknown>;
+  const transactionId = text(d.transRef);
+  const paidAt = bangkokMoment(d.transDate, d.transTime);
+  if (!transactionId || !paidAt || (typeof d.amount !== 'string' && typeof d.amount !== 'number')) return null;
+  const sender = (typeof d.sender === 'object' && d.sender !== null ? d.sender : {}) as Record<string, unknown>;
+  return {
+    transactionId,
+    amount: d.amount,
+    paidAt,
+    ref1: text(d.ref1) ?? '',
+    ref2: text(d.ref2),
+    billerId: fieldOf(d.receiver, 'proxy') ?? '',
+    payerName: text(sender.name) ?? text(sender.displayName),
+    payerAccount: fieldOf(sender, 'account'),
+    sendingBankCode: text(d.sendingBank),
+    reversed: false,
+  };
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, expectEnvelope, type ApiClient } from '../support/http.js';
+import { usingTestServer } from '../support/test-server.js';
+
+const jsQR = jsQRModule.default;
+const { server, api } = usingTestServer();
+
+async function succeededPayment(client: ApiClient = api, amount = 15000): Promise<string> {
+  const qr = await client.post('/Thai/v1/qr-codes', { amount, currency: 'THB' });
+  expect((await client.post(`/Thai/v1/test/payments/${qr.body.payment_id}/succeed`, {})).status).toBe(200);
+  return qr.body.payment_id as string;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive): under load this process may be busy for longer than the
+ * server keeps an idle connection, and a pooled connection closed meanwhile would fail the request, not time it.
+ */
+function oneShot(path: string, apiKey: string, body?: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(
+      `${server.url}${path}`,
+      {
+        method: payload ? 'POST' : 'GET',
+        agent: false,
+        headers: { authorization: `Bearer ${apiKey}`, connection: 'close', ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)),
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+describe('the sandbox bank and the test helper', () => {
+  it("writes a succeeded test payment's slip (payload and a PNG carrying it) that verifies once, then is a duplicate", async () => {
+    const paymentId = await succeededPayment();
+    const slip = await api.post(`/Thai/v1/test/payments/${paymentId}/slip`);
+    expect(slip.status, slip.text).toBe(200);
+    const png = PNG.sync.read(Buffer.from(slip.body.image, 'base64'));
+    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(slip.body.payload);
+
+    const verified = await api.post('/Thai/v1/slip-verifications', { payload: slip.body.payload, payment_id: paymentId, amount: 15000 });
+    expect(verified.body).toMatchObject({ status: 'verified', payment_id: paymentId, amount: 15000 });
+    const fromImage = await api.post('/Thai/v1/slip-verifications', { image: `data:image/png;base64,${slip.body.image}` });
+    expect(fromImage.body).toMatchObject({ status: 'duplicate', payment_id: paymentId, first_verified_at: verified.body.created_at });
+    expect((await api.get(`/Thai/v1/slip-verifications/${verified.body.slip_verification_id}`)).body).toEqual(verified.body);
+  });
+
+  it('has no slip for a pending payment, nor for a live key; another merchant reads no verification of this one', async () => {
+    const qr = await api.post('/Thai/v1/qr-codes', { amount: 15000, currency: 'THB' });
+    expectEnvelope(await api.post(`/Thai/v1/test/payments/${qr.body.payment_id}/slip`), 400, 'invalid_parameters');
+    const live = apiClient(server.url, await server.merchant({ mode: 'live' }));
+    expectEnvelope(await live.post(`/Thai/v1/test/payments/${qr.body.payment_id}/slip`), 404, 'payment_not_found');
+
+    const paymentId = await succeededPayment();
+    const payload = (await api.post(`/Thai/v1/test/payments/${paymentId}/slip`)).body.payload;
+    const verified = await api.post('/Thai/v1/slip-verifications', { payload });
+    const stranger = apiClient(server.url, await server.merchant());
+    expectEnvelope(await stranger.get(`/Thai/v1/slip-verifications/${verified.body.slip_verification_id}`), 404, 'slip_verification_not_found');
+    expect((await stranger.post('/Thai/v1/slip-verifications', { payload })).body).toMatchObject({ status: 'duplicate', payment_id: null });
+  });
+
+  it('a payment_id of no payment of this merchant answers 404; a restricted key needs slips:write', async () => {
+    const paymentId = await succeededPayment();
+    const payload = (await api.post(`/Thai/v1/test/payments/${paymentId}/slip`)).body.payload;
+    expectEnvelope(await api.post('/Thai/v1/slip-verifications', { payload, payment_id: 'pay_unknown' }), 404, 'payment_not_found');
+    const merchant = await server.merchant();
+    const counter = apiClient(server.url, { apiKey: await server.apiKey(merchant.id, ['slips:write']) });
+    expect((await counter.post('/Thai/v1/slip-verifications', { payload })).body.status).toBe('wrong_receiver');
+    const reader = apiClient(server.url, { apiKey: await server.apiKey(merchant.id, ['payments:read']) });
+    expectEnvelope(await reader.post('/Thai/v1/slip-verifications', { payload }), 403, 'permission_denied');
+  });
+});
+
+/** A PNG of random pixels: it compresses to nothing, so 2 MiB of it is as heavy as a PNG of that size gets. */
+function noisePng(bytes: number): Buffer {
+  const side = Math.ceil(Math.sqrt(bytes / 3));
+  const png = new PNG({ width: side, height: side, colorType: 2 });
+  const noise = randomBytes(side * side * 4);
+  noise.copy(png.data);
+  const encoded = PNG.sync.write(png, { colorType: 2 });
+  return encoded.length > 2 * 1024 * 1024 ? noisePng(bytes - (encoded.length - 2 * 1024 * 1024) - 4096) : encoded;
+}
+
+function blankPng(side: number): Buffer {
+  const png = new PNG({ width: side, height: side });
+  png.data.fill(255);
+  return PNG.sync.write(png);
+}
+
+describe('image bounds', () => {
+  const images = { noise: '', side4000: '', side4001: '' };
+  beforeAll(async () => {
+    // Drawn before any request: drawing blocks this process for seconds, and the keep-alive connections the server
+    // closed meanwhile must be seen closed (the short wait) before the next request picks one.
+    images.noise = noisePng(2 * 1024 * 1024).toString('base64');
+    images.side4000 = blankPng(4000).toString('base64');
+    images.side4001 = blankPng(4001).toString('base64');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }, 120_000);
+
+  it('refuses an image over 4000 x 4000 pixels unread, and one over 2 MiB', async () => {
+    expectEnvelope(await api.post('/Thai/v1/slip-verifications', { image: images.side4001 }), 422, 'slip_unreadable');
+    // Over 2 MiB the base64 is longer than the contract's maxLength: refused before it is decoded.
+    const tooBig = Buffer.concat([Buffer.from(images.noise, 'base64'), randomBytes(64 * 1024)]);
+    expectEnvelope(await api.post('/Thai/v1/slip-verifications', { image: tooBig.toString('base64') }), 400, 'invalid_request');
+  });
+
+  it("2 MiB noise images and 4000 x 4000 images are answered within the limits while another merchant's requests keep their speed", async () => {
+    const heavy = [images.noise, images.side4000];
+    const other = await server.merchant();
+    const paymentId = (await apiClient(server.url, other).post('/Thai/v1/qr-codes', { amount: 15000, currency: 'THB' })).body.payment_id;
+    const read = async () => expect(await oneShot(`/Thai/v1/payments/${paymentId}`, other.apiKey)).toBe(200);
+    const shop = await server.merchant();
+    const sample = async (count: number) => {
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) times.push(await timed(read));
+      return times;
+    };
+    await sample(5); // warm
+    const baseline = median(await sample(30));
+
+    let loading = true;
+    const answers: number[] = [];
+    const load = Array.from({ length: 4 }, async (_, lane) => {
+      for (let i = 0; loading && i < 6; i++) {
+        const status = await oneShot('/Thai/v1/slip-verifications', shop.apiKey, { image: heavy[(lane + i) % 2] });
+        answers.push(status);
+        expect([422, 503]).toContain(status);
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // images in flight
+    const underLoad = median(await sample(30));
+    loading = false;
+    await Promise.all(load);
+
+    console.log(`slip image bounds: median GET /payments/{id} ${baseline.toFixed(1)} ms alone, ${underLoad.toFixed(1)} ms with ${answers.length} heavy images`);
+    expect(answers.length).toBeGreaterThanOrEqual(4);
+    expect(underLoad).toBeLessThan(Math.max(5 * baseline, baseline + 100));
+  });
+});
