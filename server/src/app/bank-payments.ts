@@ -91,12 +91,7 @@ class AlreadyRecorded extends Error {}
  * bank's transaction, once (its id is unique among recorded transactions). An amount outside 1 to 2,000,000 THB, or
  * money for a closed till, is unmatched money.
  */
-async function applyToTill(
-  tx: Repositories,
-  s: Services,
-  till: Till,
-  transaction: BankTransaction,
-): Promise<AppliedBankTransaction> {
+async function applyToTill(tx: Repositories, s: Services, till: Till, transaction: BankTransaction): Promise<AppliedBankTransaction> {
   const amount = parseBankAmount(transaction.amount);
   const problem = staticPaymentProblem(till, amount);
   const payment =

@@ -1,7 +1,19 @@
 import { DomainError } from './errors.js';
 
 /** What a restricted API key may be given: `resource:read` or `resource:write` (write implies read). */
-export const resources = ['qr_codes', 'payments', 'refunds', 'transactions', 'balance', 'withdrawals', 'webhooks', 'events', 'reports', 'tills', 'slips'] as const;
+export const resources = [
+  'qr_codes',
+  'payments',
+  'refunds',
+  'transactions',
+  'balance',
+  'withdrawals',
+  'webhooks',
+  'events',
+  'reports',
+  'tills',
+  'slips',
+] as const;
 export type Resource = (typeof resources)[number];
 export type Permission = `${Resource}:read` | `${Resource}:write`;
 
