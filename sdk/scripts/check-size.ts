@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const BUNDLE_BUDGET_BYTES = 30_000;
-const TARBALL_BUDGET_BYTES = 64_000;
+// 72 kB since v1.3 added two resources (tills, slip verifications) with their types and docs: 67.2 kB then.
+const TARBALL_BUDGET_BYTES = 72_000;
 const sdkRoot = fileURLToPath(new URL('../', import.meta.url));
 
 async function bundledSize(): Promise<number> {
