@@ -122,7 +122,7 @@ describe('the Developers and Reports pages in a real browser', { timeout: 180_00
     const context = await viewer.browserContext(browser);
     const { page, traffic } = await openPage(context, `${server.url}/dashboard/reports`);
     expect(await page.locator('nav.menu').getByRole('link', { name: 'นักพัฒนา' }).count()).toBe(0);
-    expect(await page.locator('#statement tr[data-line="payments"] td').last().textContent()).toBe('650.00');
+    expect(await page.locator('#statement tr[data-line="payments"] td').last().textContent()).toBe('฿650.00');
     expect(await page.locator('#tax-invoices li').count()).toBe(1);
     await checkPage(page, traffic, 'reports');
     await screenshot(page, 'dashboard-reports-th-mobile', { docs: true });
@@ -130,7 +130,7 @@ describe('the Developers and Reports pages in a real browser', { timeout: 180_00
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#statement-csv').click()]);
     expect(download.suggestedFilename()).toBe(`statement-${month}.csv`);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv).toContain(`${month},payments,2,65000,THB`);
+    expect(csv).toContain(`${month},payments,2,65000,650.00,THB`);
     expect(csv.startsWith('\uFEFF')).toBe(true); // a byte-order mark, for Thai in Excel
     expect(csv.slice(1)).toBe((await api.get(`/Thai/v1/reports/statements/${month}?format=csv`)).text);
 

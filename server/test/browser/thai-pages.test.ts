@@ -1,3 +1,4 @@
+import { roles } from '../../src/domain/permissions.js';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -178,7 +179,7 @@ describe('the pages Thai all the way, on a phone', { timeout: 180_000 }, () => {
   it('says on the Team page what each role may do, and offers the only owner no remove', async () => {
     const { page, context } = await open('/dashboard/team');
     const traffic = recordTraffic(page);
-    expect(await page.locator('#role-explanations [data-role]').count()).toBe(5);
+    expect(await page.locator('#role-explanations [data-role]').count()).toBe(roles.length); // every role of the one table
     expect(await page.locator('#role-explanations [data-role="support"]').innerText()).toContain('คืนเงินให้ลูกค้า');
     expect(await page.locator('#role-explanations [data-role="viewer"]').innerText()).not.toContain('คืนเงินให้ลูกค้า');
     expect(await page.getByRole('button', { name: 'นำออก' }).count()).toBe(0);
