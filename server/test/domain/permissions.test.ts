@@ -16,7 +16,8 @@ describe('the permission table', () => {
     expect(may('audit:read')).toEqual(['owner', 'admin']);
     expect(may('receive')).toEqual(['owner', 'admin', 'support', 'cashier']);
     expect(abilitiesOfRole('viewer')).not.toContain('refunds:write');
-    expect(abilitiesOfRole('cashier')).toEqual(['receive']); // the counter, nothing else
+    expect(may('slips:write')).toEqual(['owner', 'admin', 'support', 'cashier']);
+    expect(abilitiesOfRole('cashier')).toEqual(['slips:write', 'receive']); // the counter and its slips, nothing else
   });
 
   it('lets an unrestricted key do everything and a restricted one only what it holds, write implying read', () => {
