@@ -36,10 +36,13 @@ describe('client.reports', () => {
       closing_balance: 96_790,
     });
     const csv = await client.reports.statements.retrieveCsv('2026-10');
-    expect(csv.split('\r\n')[0]).toBe('month,line,count,amount,currency');
-    expect(csv).toContain('2026-10,closing_balance,,96790,THB');
+    expect(csv.split('\r\n')[0]).toBe('month,line,count,amount,amount_baht,currency');
+    expect(csv).toContain('2026-10,closing_balance,,96790,967.90,THB');
     const settlement = await client.reports.settlements.retrieve('2026-10-20');
-    expect(settlement.split('\r\n')[1]).toMatch(/^bt_\w+,payment,100000,3000,210,96790,THB,pay_\w+,,[^,]+,[^,]+,ORDER-7$/);
+    // Each amount in satang and then in baht; the reference beside the source; each time in UTC and then in Bangkok.
+    expect(settlement.split('\r\n')[1]).toMatch(
+      /^bt_\w+,payment,100000,1000\.00,3000,30\.00,210,2\.10,96790,967\.90,THB,pay_\w+,ORDER-7,,[^,]+,[^,]+,[^,]+,[^,]+$/,
+    );
   });
 
   it('lists, retrieves and downloads tax invoices', async () => {
