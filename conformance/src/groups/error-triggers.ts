@@ -19,6 +19,11 @@ export interface Fixture {
   bankCallbackPath: () => string;
   /** Requests with a restricted key of the merchant holding only `permission` (the operator issues it). */
   restricted: (permission: string) => Promise<Send>;
+  /** An active till of the merchant, and a closed one (made once, on first use). */
+  till: () => Promise<string>;
+  closedTill: () => Promise<string>;
+  /** A merchant of the operator's own, made for one trigger: records there never crowd the kit's merchant. */
+  freshMerchant: () => Promise<Send>;
 }
 export type Trigger = ((f: Fixture) => Promise<Exchange>) & { requires?: Requirement[] };
 
@@ -58,8 +63,25 @@ export async function makeFixture(kit: Kit): Promise<Fixture> {
     const apiKey = await restrictedKeys.get(permission)!;
     return (method, path, options = {}) => kit.send(method, path, { ...options, apiKey });
   };
+  const once = <T>(make: () => Promise<T>): (() => Promise<T>) => {
+    let made: Promise<T> | undefined;
+    return () => (made ??= make());
+  };
+  const till = once(() => mine.till('Kit counter'));
+  const closedTill = once(async () => {
+    const id = await mine.till('Kit closed counter');
+    await mine.closeTill(id);
+    return id;
+  });
+  const freshMerchant = async (): Promise<Send> => {
+    if (!kit.target.operator) throw new NotRunHere(WHY_NOT_HERE.operator);
+    return (await kit.merchant()).api;
+  };
   return {
     restricted,
+    till,
+    closedTill,
+    freshMerchant,
     send: kit.send,
     api: merchant.api,
     pending: async () => (await mine.pendingPayment(15000)).paymentId,
@@ -81,8 +103,12 @@ export const UNKNOWN = {
   event: 'evt_unknown0000000000000000',
   delivery: 'whd_unknown0000000000000000',
   taxInvoice: 'tiv_unknown0000000000000000',
+  till: 'till_unknown000000000000000000000',
+  slipVerification: 'slv_unknown0000000000000000',
 };
 const OVERSIZED = JSON.stringify({ reference: 'x'.repeat(1_200_000) });
+/** Over the 3 MiB a slip verification's body may be (its image is at most 2 MiB, base64). */
+const OVERSIZED_SLIP = JSON.stringify({ image: 'x'.repeat(3_300_000) });
 const TOO_LONG_KEY = 'k'.repeat(256);
 let keys = 0;
 const newKey = () => `envelope-${process.pid}-${Date.now().toString(36)}-${(keys += 1)}`;
@@ -130,8 +156,103 @@ const testHelper = (action: string): Record<string, Trigger> => {
   };
 };
 
+/** A POST on a till (close, roll): the errors every such action documents. */
+const tillAction = (action: string): Record<string, Trigger> => {
+  const path = (id: string) => `/Thai/v1/tills/${id}/${action}`;
+  return {
+    400: async (f) => f.api('POST', path(await f.till()), { idempotencyKey: TOO_LONG_KEY }),
+    401: unauthorized('POST', path(UNKNOWN.till)),
+    403: forbidden('POST', path(UNKNOWN.till)),
+    404: (f) => f.api('POST', path(UNKNOWN.till)),
+    // The key's first use was on another till: same operation, different request.
+    409: reusedKey(
+      async (f, key) => f.api('POST', path(await f.till()), { idempotencyKey: key }),
+      async (f, key) => f.api('POST', path(await f.closedTill()), { idempotencyKey: key }),
+    ),
+    413: async (f) => f.api('POST', path(await f.till()), { rawBody: OVERSIZED }),
+  };
+};
+
+/** The tills and slip verifications of v1.3. */
+const inPersonTriggers: Record<string, Record<string, Trigger>> = {
+  createTill: {
+    400: (f) => f.api('POST', '/Thai/v1/tills', { body: { name: 'n'.repeat(51) } }),
+    401: unauthorized('POST', '/Thai/v1/tills'),
+    403: forbidden('POST', '/Thai/v1/tills'),
+    409: postTwice(
+      '/Thai/v1/tills',
+      () => ({ name: 'Kit till A' }),
+      () => ({ name: 'Kit till B' }),
+    ),
+    413: (f) => f.api('POST', '/Thai/v1/tills', { rawBody: OVERSIZED }),
+    // A merchant of its own fills its 100 active tills; the 101st is refused.
+    422: needing(['operator'], async (f) => {
+      const api = await f.freshMerchant();
+      for (let i = 0; i < 100; i += 10)
+        await Promise.all(Array.from({ length: 10 }, (_, j) => api('POST', '/Thai/v1/tills', { body: { name: `Kit till ${i + j}` } })));
+      return api('POST', '/Thai/v1/tills', { body: { name: 'One too many' } });
+    }),
+  },
+  listTills: {
+    400: (f) => f.api('GET', '/Thai/v1/tills?limit=0'),
+    401: unauthorized('GET', '/Thai/v1/tills'),
+    403: forbidden('GET', '/Thai/v1/tills'),
+  },
+  retrieveTill: {
+    400: (f) => f.api('GET', `/Thai/v1/tills/${UNKNOWN.till}?expand=1`),
+    401: unauthorized('GET', `/Thai/v1/tills/${UNKNOWN.till}`),
+    403: forbidden('GET', `/Thai/v1/tills/${UNKNOWN.till}`),
+    404: (f) => f.api('GET', `/Thai/v1/tills/${UNKNOWN.till}`),
+  },
+  closeTill: tillAction('close'),
+  rollTillDisplayUrl: { ...tillAction('display-url/roll'), 422: async (f) => f.api('POST', `/Thai/v1/tills/${await f.closedTill()}/display-url/roll`) },
+  createTestTillPayment: {
+    400: async (f) => f.api('POST', `/Thai/v1/test/tills/${await f.till()}/payments`, { body: { amount: '150' } }),
+    401: unauthorized('POST', `/Thai/v1/test/tills/${UNKNOWN.till}/payments`),
+    403: forbidden('POST', `/Thai/v1/test/tills/${UNKNOWN.till}/payments`),
+    404: (f) => f.api('POST', `/Thai/v1/test/tills/${UNKNOWN.till}/payments`, { body: { amount: 15000 } }),
+    409: reusedKey(
+      async (f, key) => f.api('POST', `/Thai/v1/test/tills/${await f.till()}/payments`, { body: { amount: 15000 }, idempotencyKey: key }),
+      async (f, key) => f.api('POST', `/Thai/v1/test/tills/${await f.till()}/payments`, { body: { amount: 16000 }, idempotencyKey: key }),
+    ),
+    413: async (f) => f.api('POST', `/Thai/v1/test/tills/${await f.till()}/payments`, { rawBody: OVERSIZED }),
+    422: async (f) => f.api('POST', `/Thai/v1/test/tills/${await f.till()}/payments`, { body: { amount: 99 } }),
+  },
+  createSlipVerification: {
+    400: (f) => f.api('POST', '/Thai/v1/slip-verifications', { body: {} }),
+    401: unauthorized('POST', '/Thai/v1/slip-verifications'),
+    403: forbidden('POST', '/Thai/v1/slip-verifications'),
+    404: (f) => f.api('POST', '/Thai/v1/slip-verifications', { body: { payload: 'not a slip', payment_id: UNKNOWN.payment } }),
+    409: postTwice(
+      '/Thai/v1/slip-verifications',
+      () => ({ payload: 'not a slip' }),
+      () => ({ payload: 'not a slip either' }),
+    ),
+    413: (f) => f.api('POST', '/Thai/v1/slip-verifications', { rawBody: OVERSIZED_SLIP }),
+    422: (f) => f.api('POST', '/Thai/v1/slip-verifications', { body: { payload: 'not a slip' } }),
+  },
+  retrieveSlipVerification: {
+    400: (f) => f.api('GET', `/Thai/v1/slip-verifications/${UNKNOWN.slipVerification}?expand=1`),
+    401: unauthorized('GET', `/Thai/v1/slip-verifications/${UNKNOWN.slipVerification}`),
+    403: forbidden('GET', `/Thai/v1/slip-verifications/${UNKNOWN.slipVerification}`),
+    404: (f) => f.api('GET', `/Thai/v1/slip-verifications/${UNKNOWN.slipVerification}`),
+  },
+  createTestPaymentSlip: {
+    400: async (f) => f.api('POST', `/Thai/v1/test/payments/${await f.pending()}/slip`),
+    401: unauthorized('POST', `/Thai/v1/test/payments/${UNKNOWN.payment}/slip`),
+    403: forbidden('POST', `/Thai/v1/test/payments/${UNKNOWN.payment}/slip`),
+    404: (f) => f.api('POST', `/Thai/v1/test/payments/${UNKNOWN.payment}/slip`),
+    409: reusedKey(
+      (f, key) => f.api('POST', `/Thai/v1/test/payments/${f.succeeded}/slip`, { idempotencyKey: key }),
+      async (f, key) => f.api('POST', `/Thai/v1/test/payments/${await f.pending()}/slip`, { idempotencyKey: key }),
+    ),
+    413: (f) => f.api('POST', `/Thai/v1/test/payments/${f.succeeded}/slip`, { rawBody: OVERSIZED }),
+  },
+};
+
 /** How to drive each operation into each error the contract documents for it. */
 export const errorTriggers: Record<string, Record<string, Trigger>> = {
+  ...inPersonTriggers,
   createQrCode: {
     400: (f) => f.api('POST', '/Thai/v1/qr-codes', { body: { amount: 15000, currency: 'THB', reference: 'R'.repeat(36) } }),
     401: unauthorized('POST', '/Thai/v1/qr-codes'),

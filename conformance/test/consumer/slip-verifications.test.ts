@@ -1,6 +1,18 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, apiPath, authorized, errorLike, fromState, id, idFromState, jsonResponse, postHeaders, timestamp } from '../support/matchers.js';
+import {
+  EXAMPLE,
+  apiPath,
+  authorized,
+  idempotencyKeyHeader,
+  errorLike,
+  fromState,
+  id,
+  idFromState,
+  jsonResponse,
+  postHeaders,
+  timestamp,
+} from '../support/matchers.js';
 import { newPact } from '../support/pact.js';
 import { apiErrorFrom, sdkAgainst } from '../support/sdk.js';
 
@@ -48,6 +60,22 @@ describe('slipVerifications', () => {
       .willRespondWith(200, (response) => response.headers(jsonResponse).jsonBody(slipVerificationLike('verified')))
       .executeTest(async (mock) => {
         expect(await sdkAgainst(mock).slipVerifications.retrieve(EXAMPLE.slipVerificationId)).toMatchObject({ status: 'verified' });
+      });
+  });
+
+  it('gets the slip of a succeeded test payment from the test helper', async () => {
+    await pact
+      .addInteraction()
+      .given('a succeeded payment has a slip', { amount: 150000 })
+      .uponReceiving('a request for the slip of a succeeded test payment')
+      .withRequest('POST', apiPath`/test/payments/${'payment_id'}/slip`, (request) => request.headers({ ...authorized, ...idempotencyKeyHeader }))
+      .willRespondWith(200, (response) =>
+        response
+          .headers(jsonResponse)
+          .jsonBody({ payload: regex('^00\\d{2}0006000001.+5102TH9104[0-9A-F]{4}$', SLIP_PAYLOAD), image: regex('^[A-Za-z0-9+/]+=*$', 'iVBORw0KGgo=') }),
+      )
+      .executeTest(async (mock) => {
+        expect((await sdkAgainst(mock).testHelpers.slip(EXAMPLE.paymentId)).payload).toBe(SLIP_PAYLOAD);
       });
   });
 
