@@ -222,7 +222,12 @@ const inPersonTriggers: Record<string, Record<string, Trigger>> = {
     400: (f) => f.api('POST', '/Thai/v1/slip-verifications', { body: {} }),
     401: unauthorized('POST', '/Thai/v1/slip-verifications'),
     403: forbidden('POST', '/Thai/v1/slip-verifications'),
-    404: (f) => f.api('POST', '/Thai/v1/slip-verifications', { body: { payload: 'not a slip', payment_id: UNKNOWN.payment } }),
+    // A real slip (the payload is read first), naming a payment that is not the merchant's.
+    404: async (f) => {
+      const slip = await f.api('POST', `/Thai/v1/test/payments/${f.succeeded}/slip`);
+      const payload = (slip.json as { payload?: string } | undefined)?.payload ?? '';
+      return f.api('POST', '/Thai/v1/slip-verifications', { body: { payload, payment_id: UNKNOWN.payment } });
+    },
     409: postTwice(
       '/Thai/v1/slip-verifications',
       () => ({ payload: 'not a slip' }),
