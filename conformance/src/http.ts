@@ -114,6 +114,10 @@ export function httpClient(baseUrl: string, budget: Budget, clock?: { now(): Dat
         response = await fetch(`${origin}${path}`, { method, headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
         text = await response.text();
       } catch (error) {
+        // A kept-alive connection the server closed as this request went out: sent again once, on a new connection,
+        // when repeating it is safe (a read, or a write carrying an Idempotency-Key), as the SDK's retries do.
+        const reset = ['ECONNRESET', 'UND_ERR_SOCKET'].includes(String(((error as Error).cause as { code?: unknown } | undefined)?.code));
+        if (reset && resends === 0 && (method === 'GET' || headers['idempotency-key'] !== undefined)) continue;
         const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String((error as Error).cause ?? error);
         throw new Error(`${describeRequest(request)}\n  -> ${why}`);
       }

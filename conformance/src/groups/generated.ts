@@ -66,6 +66,10 @@ async function makePools(kit: Kit, op: Operation): Promise<Pools> {
       month: [bangkokToday().slice(0, 7)],
       date: [bangkokToday()],
       tax_invoice_id: taxInvoiceId ? [taxInvoiceId] : [],
+      // Two tills (a generated close may close one) and a slip of a succeeded payment checked once.
+      till_id: await Promise.all(['Kit till 1', 'Kit till 2'].map((name) => mine.till(name))),
+      slip_payload: [await mine.slipOf(payments[5]!.paymentId)],
+      slip_verification_id: [await mine.slipVerification(await mine.slipOf(payments[4]!.paymentId))],
     },
   };
 }
@@ -84,7 +88,19 @@ const hints = (pools: Pools, operationId: string): Hints => ({
   ...(operationId === 'createWithdrawal'
     ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 100, max: 2000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) }
     : {}),
+  // A test till payment is valid from 100 satang to 2,000,000 THB; the schema leaves that to prose.
+  ...(operationId === 'createTestTillPayment'
+    ? { amount: fc.oneof({ arbitrary: fc.integer({ min: 100, max: 200_000_000 }), weight: 3 }, { arbitrary: fc.integer(), weight: 1 }) }
+    : {}),
+  // A slip's photo is base64 (the server's own tests send it large and noisy: slip-verifications.test.ts); here, small.
+  ...(operationId === 'createSlipVerification'
+    ? {
+        image: fc.base64String({ maxLength: 2_000 }),
+        payload: fc.oneof({ arbitrary: fc.constantFrom(...pools.ids.slip_payload!), weight: 3 }, { arbitrary: fc.string({ maxLength: 60 }), weight: 1 }),
+      }
+    : {}),
   payment_id: fc.oneof({ arbitrary: fc.constantFrom(...pools.ids.payment_id!), weight: 4 }, { arbitrary: fc.string({ maxLength: 30 }), weight: 1 }),
+  till_id: fc.oneof({ arbitrary: fc.constantFrom(...pools.ids.till_id!), weight: 4 }, { arbitrary: fc.string({ maxLength: 30 }), weight: 1 }),
   token_id: fc.oneof(
     { arbitrary: fc.constantFrom('tok_visa', 'tok_mastercard', 'tok_declined', 'tok_insufficient_funds'), weight: 4 },
     { arbitrary: fc.string({ minLength: 1, maxLength: 20 }), weight: 1 },
