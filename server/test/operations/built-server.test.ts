@@ -107,7 +107,7 @@ describe('the built server (dist/main.js, as npm start runs it)', () => {
     }
   });
 
-  it('starts the worker from dist/worker.js', async () => {
+  it('starts the worker from dist/worker.js', { timeout: 120_000 }, async () => {
     const worker = await startBuilt('dist/worker.js', {}, /worker running|error/);
     expect(worker.output()).toContain(`worker running (${postgres ? 'postgres' : 'embedded'} database)`);
   });

@@ -39,7 +39,8 @@ it('delivers after a restart every event committed before it, including one a dy
       const listed = await deliveriesOf(api, hook.webhookId);
       return listed.length === 3 && listed.every((d) => d.status === 'delivered') && listed;
     }, 'all three deliveries delivered');
-    expect(deliveries.find((d) => d.event_id === claimed[0]?.eventId)).toMatchObject({ attempts: 2 });
+    // The dying dispatcher's claim counts as an attempt; a busy machine may add a time-out and a retry after it.
+    expect(deliveries.find((d) => d.event_id === claimed[0]?.eventId)?.attempts).toBeGreaterThanOrEqual(2);
     const received = receiver.at('/survivor');
     expect(received.every((d) => d.verified)).toBe(true);
     expect(new Set(received.map((d) => d.id))).toEqual(new Set(deliveries.map((d) => d.event_id)));
