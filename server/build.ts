@@ -61,7 +61,7 @@ async function writeAtomically(path: string, contents: Uint8Array): Promise<void
 }
 
 /** One entry point (a path under src/, without .ts) bundled into `outfile`, which must lie inside the server package (imports resolve from there). */
-export async function bundle(name: string, outfile: string): Promise<void> {
+async function bundle(name: string, outfile: string): Promise<void> {
   const entry = resolve(SERVER, 'src', `${name}.ts`);
   await mkdir(dirname(outfile), { recursive: true });
   const { outputFiles } = await build({

@@ -3,6 +3,7 @@ import type { Services } from '../app/services.js';
 import { countUnmatchedBankTransactions, listUnmatchedBankTransactions, resolveUnmatchedMoney, returnUnmatchedMoney } from '../app/unmatched-money.js';
 import { ConfigError } from '../config.js';
 import { isOpen, type UnmatchedBankTransaction } from '../domain/bank-transaction.js';
+import { processOutput, type CliOutput } from './output.js';
 
 export const BANK_USAGE = `       npm run cli -- bank unmatched [--all] [--json]
        npm run cli -- bank unmatched return btx_...
@@ -19,14 +20,14 @@ export const isBankCommand = (positionals: string[]): boolean => positionals[0] 
 const BTX_ID = /^btx_[0-9A-Za-z]+$/;
 
 /** Runs one `bank unmatched ...` command; a refusal exits non-zero with nothing changed. */
-export async function runBankCommand(services: Services, args: string[]): Promise<void> {
+export async function runBankCommand(services: Services, args: string[], output: CliOutput = processOutput): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: { all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, note: { type: 'string' } },
   });
   const [, , action, id, ...rest] = positionals;
-  if (action === undefined) return printUnmatched(services, { all: values.all, json: values.json });
+  if (action === undefined) return printUnmatched(services, { all: values.all, json: values.json }, output);
   if ((action !== 'return' && action !== 'resolve') || !id || rest.length > 0)
     throw new ConfigError(`unknown command 'bank unmatched ${positionals.slice(2).join(' ')}'.\n${BANK_USAGE}`);
   if (!BTX_ID.test(id)) throw new ConfigError(`name the unmatched bank transaction: bank unmatched ${action} btx_...`);
@@ -34,13 +35,13 @@ export async function runBankCommand(services: Services, args: string[]): Promis
     if (values.note !== undefined) throw new ConfigError('--note goes with resolve, not return.');
     const returned = await returnUnmatchedMoney(services, id);
     const destination = returned.resolution?.kind === 'returned' ? returned.resolution.destination : null;
-    console.log(
+    output.out(
       `${id}: ${returned.amount} THB goes back to account ending ${destination?.accountNumber.slice(-4)} at bank ${destination?.bankCode} in the next withdrawals export.`,
     );
   } else {
     if (values.note === undefined) throw new ConfigError('give --note "..." saying how it was handled.');
     await resolveUnmatchedMoney(services, id, values.note);
-    console.log(`${id} is closed with your note.`);
+    output.out(`${id} is closed with your note.`);
   }
 }
 
@@ -64,17 +65,17 @@ function describe(u: UnmatchedBankTransaction) {
   };
 }
 
-async function printUnmatched(services: Services, { all, json }: { all: boolean; json: boolean }): Promise<void> {
+async function printUnmatched(services: Services, { all, json }: { all: boolean; json: boolean }, output: CliOutput): Promise<void> {
   const options = { openOnly: !all };
   const [rows, total] = await Promise.all([listUnmatchedBankTransactions(services, options), countUnmatchedBankTransactions(services, options)]);
   const unmatched = rows.map(describe);
-  if (json) return console.log(JSON.stringify({ unmatched, total }));
+  if (json) return output.out(JSON.stringify({ unmatched, total }));
   const which = all ? '' : 'open ';
-  if (total === 0) return console.log(`No ${which}unmatched bank transactions.`);
-  console.log(`${total} ${which}unmatched bank transaction(s)${total > unmatched.length ? `, newest ${unmatched.length} shown` : ''}:`);
+  if (total === 0) return output.out(`No ${which}unmatched bank transactions.`);
+  output.out(`${total} ${which}unmatched bank transaction(s)${total > unmatched.length ? `, newest ${unmatched.length} shown` : ''}:`);
   for (const u of unmatched) {
     const handled = u.note !== null ? `  note: ${u.note}` : '';
-    console.log(
+    output.out(
       `${u.bank_transaction_id}  ${u.status.padEnd(16)}  ${u.reason.padEnd(19)}  ${u.amount.padStart(12)} THB  ref1 ${u.ref1}  bank id ${u.transaction_id}  paid ${u.paid_at}${u.payment_id ? `  payment ${u.payment_id}` : ''}${handled}`,
     );
   }

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { displayNameProblem } from '../domain/display-name.js';
 import { isValidBillerId, isValidPromptPayId, type PromptPayAccount } from '../domain/promptpay-payload.js';
 import { openRuntime, runEntryPoint } from '../main.js';
+import { processOutput, type CliOutput } from './output.js';
 import { isUsersCommand, runUsersCommand, USERS_USAGE } from './users.js';
 import { isReportsCommand, REPORTS_USAGE, runReportsCommand } from './reports.js';
 import { feeBpsFrom, isPayoutCommand, PAYOUT_USAGE, payoutAccountFrom, payoutOptions, runPayoutCommand } from './payouts.js';
@@ -50,16 +51,38 @@ function accountFrom(values: { 'promptpay-id'?: string; 'biller-id'?: string; li
   return undefined; // a test merchant's QR codes then name a PromptPay id no bank can hold
 }
 
-async function cli(): Promise<void> {
-  const args = process.argv.slice(2);
+/**
+ * One CLI command: `args` as after `npm run cli --`, settings from `env`, printed to `output`; resolves with the exit
+ * code (a refusal prints `error: ...` and is 1; a usage error 2). The bin runs it on the process's own; tests call it
+ * in their process (test/support/cli-process.ts), and test/cli.test.ts spawns the bin.
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.env, output: CliOutput = processOutput): Promise<number> {
+  try {
+    return await command(args, env, output);
+  } catch (error) {
+    output.err(error instanceof Error ? `error: ${error.message}` : String(error));
+    return 1;
+  }
+}
+
+async function command(args: string[], env: NodeJS.ProcessEnv, output: CliOutput): Promise<number> {
   const words = args.filter((arg) => !arg.startsWith('-')).slice(0, 2);
-  if (isPayoutCommand(words)) return withRuntime((runtime) => runPayoutCommand(runtime.services, args));
-  if (isReportsCommand(words)) return withRuntime((runtime) => runReportsCommand(runtime.services, args));
-  if (isBankCommand(words) && !args.includes('--help') && !args.includes('-h')) return withRuntime((runtime) => runBankCommand(runtime.services, args));
+  const withRuntime = async (work: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<void>, config = loadConfig(env)): Promise<number> => {
+    const runtime = await openRuntime(config, {});
+    try {
+      await work(runtime);
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  };
+  if (isPayoutCommand(words)) return withRuntime((runtime) => runPayoutCommand(runtime.services, args, output));
+  if (isReportsCommand(words)) return withRuntime((runtime) => runReportsCommand(runtime.services, args, output));
+  if (isBankCommand(words) && !args.includes('--help') && !args.includes('-h')) return withRuntime((runtime) => runBankCommand(runtime.services, args, output));
   if (isUsersCommand(words) && !args.includes('--help') && !args.includes('-h'))
-    return withRuntime((runtime) => runUsersCommand(runtime.services, args, serviceBaseUrl(runtime.config)));
+    return withRuntime((runtime) => runUsersCommand(runtime.services, args, serviceBaseUrl(runtime.config), output));
   const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
+    args,
     allowPositionals: true,
     options: {
       name: { type: 'string' },
@@ -76,52 +99,41 @@ async function cli(): Promise<void> {
   });
   if (positionals[0] === 'keys' && positionals.length === 2 && !values.help) {
     checkKeysCommand(positionals[1]!, values);
-    const runtime = await openRuntime(loadConfig(), {});
-    try {
-      await runKeysCommand(runtime.services, positionals[1]!, values);
-    } catch (error) {
-      throw error instanceof ApiKeyAdminError ? new ConfigError(error.message) : error;
-    } finally {
-      await runtime.close();
-    }
-    return;
+    return withRuntime(async (runtime) => {
+      try {
+        await runKeysCommand(runtime.services, positionals[1]!, values, output);
+      } catch (error) {
+        throw error instanceof ApiKeyAdminError ? new ConfigError(error.message) : error;
+      }
+    });
   }
   if (values.help || positionals.join(' ') !== 'merchants create') {
-    console.log(USAGE);
-    process.exit(values.help ? 0 : 2);
+    output.out(USAGE);
+    return values.help ? 0 : 2;
   }
   if (values.name === undefined) throw new ConfigError('--name is required.');
   const nameProblem = displayNameProblem(values.name);
   if (nameProblem) throw new ConfigError(`--name ${nameProblem}.`);
-  const config = loadConfig();
+  const config = loadConfig(env);
   const account = accountFrom(values, config.bank.kind === 'scb');
   const payout = { payoutAccount: payoutAccountFrom(values), feeBps: feeBpsFrom(values['fee-bps']) ?? 0 };
-  const runtime = await openRuntime(config, {});
-  try {
+  return withRuntime(async (runtime) => {
     const { merchant, apiKey } = await createMerchant(runtime.services, {
-      name: values.name.trim(),
+      name: values.name!.trim(),
       mode: values.live ? 'live' : 'test',
       ...(account ? { account } : {}),
       ...payout,
     });
-    if (values.json) console.log(JSON.stringify({ merchant_id: merchant.id, api_key: apiKey }));
-    else console.log(`Merchant ${merchant.id} (${merchant.mode}) created.\nAPI key (shown once, stored only as a hash): ${apiKey}`);
-  } finally {
-    await runtime.close();
-  }
+    if (values.json) output.out(JSON.stringify({ merchant_id: merchant.id, api_key: apiKey }));
+    else output.out(`Merchant ${merchant.id} (${merchant.mode}) created.\nAPI key (shown once, stored only as a hash): ${apiKey}`);
+  }, config);
 }
 
-runEntryPoint(import.meta.url, cli);
+runEntryPoint(import.meta.url, async () => {
+  const code = await runCli(process.argv.slice(2));
+  if (code !== 0) process.exit(code);
+});
 
 /** Where the server answers: PUBLIC_BASE_URL, or the address `npm start` listens on with the same settings. */
 const serviceBaseUrl = (config: Config): string =>
   config.publicBaseUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-
-async function withRuntime(work: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<void>): Promise<void> {
-  const runtime = await openRuntime(loadConfig(), {});
-  try {
-    await work(runtime);
-  } finally {
-    await runtime.close();
-  }
-}

@@ -5,6 +5,7 @@ import type { ApiKeyRecord } from '../domain/api-key.js';
 import { operatorContext } from '../domain/audit.js';
 import { DomainError } from '../domain/errors.js';
 import { parsePermissions, type Permission } from '../domain/permissions.js';
+import { processOutput, type CliOutput } from './output.js';
 
 export const KEYS_USAGE = `       npm run cli -- keys create --merchant ID [--permissions qr_codes:write,payments:read] [--json]
        npm run cli -- keys roll --merchant ID [--expire-old-in 24h] [--json]
@@ -71,30 +72,30 @@ function permissionsOf(options: KeysOptions): Permission[] | null {
 }
 
 /** `keys create | roll | list | revoke`: prints what happened; an impossible request throws ApiKeyAdminError. */
-export async function runKeysCommand(s: Services, command: string, options: KeysOptions): Promise<void> {
+export async function runKeysCommand(s: Services, command: string, options: KeysOptions, output: CliOutput = processOutput): Promise<void> {
   const merchantId = options.merchant!.trim();
   const now = s.clock.now();
   if (command === 'create') {
     const { apiKey, key } = await createApiKey(s, merchantId, permissionsOf(options), operatorContext);
-    if (options.json) console.log(JSON.stringify({ api_key: apiKey, key: wire(key) }));
+    if (options.json) output.out(JSON.stringify({ api_key: apiKey, key: wire(key) }));
     else
-      console.log(
+      output.out(
         `New ${key.permissions ? `restricted API key (${key.permissions.join(',')})` : 'API key'} for ${merchantId} (shown once, stored only as a hash): ${apiKey}`,
       );
   } else if (command === 'roll') {
     const { apiKey, key, replaced } = await rollApiKey(s, merchantId, parseDuration(options['expire-old-in'] ?? '24h', '--expire-old-in'), operatorContext);
-    if (options.json) console.log(JSON.stringify({ api_key: apiKey, key: wire(key), replaced: replaced.map(wire) }));
+    if (options.json) output.out(JSON.stringify({ api_key: apiKey, key: wire(key), replaced: replaced.map(wire) }));
     else {
-      console.log(`New API key for ${merchantId} (shown once, stored only as a hash): ${apiKey}`);
-      for (const old of replaced) console.log(`  ${old.prefix}...${old.last4 ?? '????'} stops at ${iso(old.expiresAt)}`);
+      output.out(`New API key for ${merchantId} (shown once, stored only as a hash): ${apiKey}`);
+      for (const old of replaced) output.out(`  ${old.prefix}...${old.last4 ?? '????'} stops at ${iso(old.expiresAt)}`);
     }
   } else if (command === 'list') {
     const keys = await listApiKeys(s, merchantId);
-    if (options.json) console.log(JSON.stringify({ keys: keys.map(wire) }));
-    else for (const key of keys) console.log(describe(key, now));
+    if (options.json) output.out(JSON.stringify({ keys: keys.map(wire) }));
+    else for (const key of keys) output.out(describe(key, now));
   } else {
     const key = await revokeApiKey(s, merchantId, options['key-last4']!, operatorContext);
-    console.log(
+    output.out(
       options.json ? JSON.stringify({ revoked: wire(key) }) : `Revoked ${key.prefix}...${key.last4}: it answers 401 on every instance within a second.`,
     );
   }

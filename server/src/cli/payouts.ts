@@ -6,6 +6,7 @@ import type { Services } from '../app/services.js';
 import { ConfigError } from '../config.js';
 import { assertFeeBps } from '../domain/balance.js';
 import { payoutAccountProblem, type PayoutAccount } from '../domain/payout-account.js';
+import { processOutput, type CliOutput } from './output.js';
 
 export const PAYOUT_USAGE = `       npm run cli -- merchants payout-account --merchant ID --bank-code CODE --account-number DIGITS --account-name NAME
        npm run cli -- merchants fees --merchant ID --fee-bps N
@@ -56,7 +57,7 @@ export const isPayoutCommand = (positionals: string[]): boolean =>
   (positionals[0] === 'withdrawals' && positionals[1] === 'mark');
 
 /** Runs one operator payout command; a refusal exits non-zero with nothing changed. */
-export async function runPayoutCommand(services: Services, args: string[]): Promise<void> {
+export async function runPayoutCommand(services: Services, args: string[], output: CliOutput = processOutput): Promise<void> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...payoutOptions, json: { type: 'boolean', default: false } } });
   const command = positionals.slice(0, 2).join(' ');
   const merchantId = () => values.merchant ?? Promise.reject(new ConfigError('--merchant is required.'));
@@ -64,28 +65,28 @@ export async function runPayoutCommand(services: Services, args: string[]): Prom
     const account = payoutAccountFrom(values);
     if (!account) throw new ConfigError('give --bank-code, --account-number and --account-name.');
     if (!(await setPayoutAccount(services, await merchantId(), account))) throw new ConfigError(`no merchant '${values.merchant}'.`);
-    console.log(`Payout account of ${values.merchant} set: bank ${account.bankCode}, account ending ${account.accountNumber.slice(-4)}.`);
+    output.out(`Payout account of ${values.merchant} set: bank ${account.bankCode}, account ending ${account.accountNumber.slice(-4)}.`);
   } else if (command === 'merchants fees') {
     const feeBps = feeBpsFrom(values['fee-bps']);
     if (feeBps === undefined) throw new ConfigError('--fee-bps is required.');
     if (!(await setFeeBps(services, await merchantId(), feeBps))) throw new ConfigError(`no merchant '${values.merchant}'.`);
-    console.log(`Fee of ${values.merchant} set to ${feeBps} basis points (plus 7 % VAT on the fee) for payments from now on.`);
+    output.out(`Fee of ${values.merchant} set to ${feeBps} basis points (plus 7 % VAT on the fee) for payments from now on.`);
   } else if (command === 'withdrawals export') {
-    await exportTo(services, values.out);
+    await exportTo(services, values.out, output);
   } else {
-    await mark(services, positionals[2], values);
+    await mark(services, positionals[2], values, output);
   }
 }
 
-async function exportTo(services: Services, out: string | undefined): Promise<void> {
+async function exportTo(services: Services, out: string | undefined, output: CliOutput): Promise<void> {
   let written = false;
   try {
     const counts = await exportLiveTransfers(services, async (file) => {
       if (out) await writeFile(out, file, { flag: 'w' });
-      else process.stdout.write(file);
+      else output.write(file);
       written = Boolean(out);
     });
-    console.error(
+    output.err(
       `Exported ${counts.withdrawals} withdrawal(s), ${counts.refunds} refund(s) and ${counts.returns} return(s) of unmatched money${out ? ` to ${out}` : ''}; withdrawals are now processed.`,
     );
   } catch (error) {
@@ -95,11 +96,11 @@ async function exportTo(services: Services, out: string | undefined): Promise<vo
   }
 }
 
-async function mark(services: Services, id: string | undefined, values: { succeeded?: boolean; failed?: string }): Promise<void> {
+async function mark(services: Services, id: string | undefined, values: { succeeded?: boolean; failed?: string }, output: CliOutput): Promise<void> {
   if (!id || !/^(wd|rfd|btx)_[0-9A-Za-z]+$/.test(id)) throw new ConfigError('name the transfer: withdrawals mark wd_..., rfd_... or btx_...');
   if (Boolean(values.succeeded) === (values.failed !== undefined)) throw new ConfigError('give exactly one of --succeeded or --failed CODE.');
   if (values.failed !== undefined && !/^[a-z0-9_]{1,64}$/.test(values.failed))
     throw new ConfigError('--failed CODE: lowercase letters, digits and _ (e.g. account_closed).');
   const result = await markTransfer(services, id, values.succeeded ? { status: 'succeeded' } : { status: 'failed', code: values.failed! });
-  console.log(result.changed ? `${id} is now ${result.status}.` : `${id} was already ${result.status}; nothing changed.`);
+  output.out(result.changed ? `${id} is now ${result.status}.` : `${id} was already ${result.status}; nothing changed.`);
 }

@@ -5,6 +5,7 @@ import type { Services } from '../app/services.js';
 import { ConfigError } from '../config.js';
 import { AccountError } from '../domain/account-errors.js';
 import { roles } from '../domain/permissions.js';
+import { processOutput, type CliOutput } from './output.js';
 
 export const USERS_USAGE = `       npm run cli -- users invite --merchant ID --email E --role ROLE [--json]
 
@@ -15,7 +16,7 @@ export const USERS_USAGE = `       npm run cli -- users invite --merchant ID --e
 export const isUsersCommand = (positionals: string[]): boolean => positionals[0] === 'users';
 
 /** `users invite`: prints the invitation URL (against the same database and PUBLIC_BASE_URL as the server). */
-export async function runUsersCommand(s: Services, args: string[], baseUrl: string): Promise<void> {
+export async function runUsersCommand(s: Services, args: string[], baseUrl: string, output: CliOutput = processOutput): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -28,9 +29,9 @@ export async function runUsersCommand(s: Services, args: string[], baseUrl: stri
   try {
     const { invitation, token } = await inviteAsOperator(s, values.merchant.trim(), values.email, values.role);
     const url = invitationUrl(baseUrl, token);
-    if (values.json) console.log(JSON.stringify({ invitation_id: invitation.id, url, expires_at: invitation.expiresAt.toISOString() }));
+    if (values.json) output.out(JSON.stringify({ invitation_id: invitation.id, url, expires_at: invitation.expiresAt.toISOString() }));
     else
-      console.log(
+      output.out(
         `Invitation ${invitation.id} for ${invitation.email} (${invitation.role}), valid until ${invitation.expiresAt.toISOString()}; pass this URL on:\n  ${url}`,
       );
   } catch (error) {

@@ -1,31 +1,41 @@
 /**
- * The operator's CLI as a process, as tests run it: `node` on the bundle the run's global setup built from
- * src/cli/cli.ts (./global-setup.ts), so no call compiles TypeScript first; without the global setup, through tsx as
- * `npm run cli` runs it. test/cli.test.ts spawns the real `npm run cli` command line, through tsx, on a new data directory.
- * A new embedded data directory is unpacked from the run's migrated snapshot first (./migrated-start.ts).
+ * The operator's CLI as tests run it: the command function the bin calls (`runCli` of src/cli/cli.ts), in the test's
+ * own process, with the environment and output of the call its own; so no call starts Node, compiles TypeScript or
+ * instantiates PGlite's WebAssembly again. test/cli.test.ts spawns the real `npm run cli` command line, through tsx,
+ * on new data directories, so the bin itself stays tested. A new embedded data directory is unpacked from the run's
+ * migrated snapshot first (./migrated-start.ts).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { runCli as cli } from '../../src/cli/cli.js';
 import { seedDataDir } from './migrated-start.js';
 
-const run = promisify(execFile);
 export const REPO_ROOT = new URL('../../..', import.meta.url).pathname;
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The CLI bundled for this run (an absolute path). */
-    cliBundle: string;
+/** A finished CLI call that exited non-zero, shaped as child_process's error: code, stdout, stderr. */
+export class CliFailure extends Error {
+  constructor(
+    readonly code: number,
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {
+    super(`the CLI exited ${code}: ${stderr.trim()}`);
   }
 }
 
-/** Runs the CLI with `args` in the repository root, LOG_LEVEL silent, `env` over the test's own; rejects on a non-zero exit (with code, stdout, stderr). */
+/** Runs the CLI with `args`, LOG_LEVEL silent, `env` over the test's own; rejects on a non-zero exit (a CliFailure). */
 export async function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ stdout: string; stderr: string }> {
-  const dataDir = env.DATA_DIR;
-  if (dataDir && !{ ...process.env, ...env }.DATABASE_URL && !existsSync(join(dataDir, 'PG_VERSION'))) await seedDataDir(dataDir);
-  const bundle = inject('cliBundle');
-  const entry = bundle ? [bundle] : ['--import', 'tsx', 'server/src/cli/cli.ts'];
-  return run('node', [...entry, ...args], { cwd: REPO_ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+  const settings: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
+  for (const name of Object.keys(settings)) if (settings[name] === undefined) delete settings[name];
+  const dataDir = settings.DATA_DIR;
+  if (dataDir && !settings.DATABASE_URL && !existsSync(join(dataDir, 'PG_VERSION'))) await seedDataDir(dataDir);
+  let stdout = '';
+  let stderr = '';
+  const code = await cli(args, settings, {
+    out: (line) => void (stdout += `${line}\n`),
+    err: (line) => void (stderr += `${line}\n`),
+    write: (chunk) => void (stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')),
+  });
+  if (code !== 0) throw new CliFailure(code, stdout, stderr);
+  return { stdout, stderr };
 }

@@ -1,26 +1,22 @@
 /**
  * Vitest global setup of the packages whose tests start servers (see ./migrated-start.ts): migrates once per run, from
- * zero, and hands the workers a PGlite snapshot and, on PostgreSQL, a template database; bundles the CLI
- * (./cli-process.ts). The teardown removes them and this run's test databases.
+ * zero, and hands the workers a PGlite snapshot and, on PostgreSQL, a template database. The teardown removes them
+ * and this run's test databases.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import KnexPGlite from 'knex-pglite';
 import type { TestProject } from 'vitest/node';
-import { bundle } from '../../build.js';
 import { openDatabase } from '../../src/adapters/postgres/database.js';
 import { migrateToLatest } from '../../src/adapters/postgres/migrations.js';
 import { adminQuery } from './migrated-start.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = randomBytes(4).toString('hex');
-  const cliBundle = fileURLToPath(new URL(`../../dist/test/cli-${run}.js`, import.meta.url));
-  const bundled = bundle('cli/cli', cliBundle);
   const dir = mkdtempSync(join(tmpdir(), 'pqr-snapshot-'));
   // initdb first, outside knex's wait for a connection (a minute, which a busy machine's initdb can take).
   const pglite = await PGlite.create();
@@ -42,12 +38,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await migrated.close();
   }
   project.provide('postgresTemplate', url ? { template, prefix } : null);
-  await bundled;
-  project.provide('cliBundle', cliBundle);
 
   return async () => {
     rmSync(dir, { recursive: true, force: true });
-    rmSync(cliBundle, { force: true });
     if (!url) return;
     const made = await adminQuery(url, `SELECT datname FROM pg_database WHERE starts_with(datname, '${prefix}') OR datname = '${template}'`);
     for (const { datname } of made) await adminQuery(url, `DROP DATABASE IF EXISTS ${datname as string} WITH (FORCE)`);
