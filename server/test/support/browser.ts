@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { launchChromium } from '../../src/adapters/documents/pdf-printer.js';
 import { sharedByFile } from './shared-by-file.js';
 
-/** Screenshots land here (git-ignored), for people to look at; tests never compare them. */
+/** Screenshots land here (git-ignored) when SCREENSHOTS=1, for people to look at; tests never compare them, so a plain run takes none. */
 export const SCREENSHOTS_DIR = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
 
 /**
@@ -74,7 +74,9 @@ export async function expectSoundPage(page: Page, traffic: Traffic, what: string
 export const DOCS_IMAGES_DIR = new URL('../../../docs/images/', import.meta.url).pathname;
 
 export async function screenshot(page: Page, name: string, options: { docs?: boolean } = {}): Promise<void> {
-  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });
+  if (process.env.SCREENSHOTS === '1') {
+    mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });
+  }
   if (options.docs && process.env.UPDATE_DOCS_IMAGES === '1') await page.screenshot({ path: join(DOCS_IMAGES_DIR, `${name}.png`), fullPage: true });
 }
