@@ -348,6 +348,14 @@ const th = {
     date: 'วันที่',
     download: 'ดาวน์โหลด',
   },
+  specimens: {
+    intro: 'ร้านทดสอบออกตัวอย่างใบกำกับภาษีของเดือนนี้ได้เอง (ตัวอย่าง ไม่ใช่ใบกำกับภาษี) เพื่อดูว่าเอกสารจริงจะเป็นอย่างไร',
+    issue: 'ออกตัวอย่างใบกำกับภาษีของเดือนนี้',
+    issued: 'ออกตัวอย่างใบกำกับภาษี {serial} แล้ว',
+    no_seller: 'ยังออกไม่ได้: ผู้ให้บริการยังไม่ได้ตั้งข้อมูลผู้ขายบนใบกำกับภาษี (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_TAX_ID)',
+    no_fees: 'ยังออกไม่ได้: เดือนนี้ยังไม่มีค่าธรรมเนียม ใบกำกับภาษีออกให้ค่าธรรมเนียมของเดือน',
+    no_tax_details: 'ยังออกไม่ได้: ผู้ให้บริการยังไม่ได้บันทึกเลขประจำตัวผู้เสียภาษีและที่อยู่ของร้าน',
+  },
   recovery: {
     copy: 'คัดลอกรหัส',
     copied: 'คัดลอกรหัสแล้ว',
@@ -712,6 +720,14 @@ const en: Messages = {
     settlementIntro: 'Every ledger entry of one day (Bangkok time), for accounting imports.',
     date: 'Date',
     download: 'Download',
+  },
+  specimens: {
+    intro: 'A test merchant issues its own specimen of this month’s tax invoice (a specimen, not a tax invoice), to see what the real one will look like.',
+    issue: 'Issue a specimen for this month',
+    issued: 'Specimen {serial} issued.',
+    no_seller: 'Not yet: the operator has not set the seller’s details on tax invoices (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_TAX_ID).',
+    no_fees: 'Not yet: this month has no fees so far, and a tax invoice is for the month’s fees.',
+    no_tax_details: 'Not yet: the operator has not recorded this merchant’s tax id and address.',
   },
   recovery: {
     copy: 'Copy the codes',
