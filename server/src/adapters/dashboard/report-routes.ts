@@ -6,7 +6,7 @@ import { DocumentsBusy } from '../../ports/documents.js';
 import { bangkokDateOf } from '../../domain/bangkok-day.js';
 import { bangkokMonthOf, isMonth, statementLines, type MonthlyStatement } from '../../domain/statement.js';
 import { settlementCsv, statementCsv } from '../csv/report-files.js';
-import { formatBaht, formatCalendarDate, formatDateTime } from '../pages/people-formats.js';
+import { formatBaht, formatCalendarDate, formatDateTime, formatMonth } from '../pages/people-formats.js';
 import { commonView, DASHBOARD_BASE, renderTemplate, sendPage, sendRefusal } from './layout.js';
 import { fill } from './messages.js';
 import { problemOf } from './problems.js';
@@ -48,6 +48,7 @@ export function reportRoutes(s: Services): Router {
       notice: extra.notice ?? null,
       error: extra.error ?? null,
       month,
+      monthName: formatMonth(lang, month),
       today: bangkokDateOf(s.clock.now()),
       lines: statementLines(statement).map((line) => ({
         name: lineNames[line.line] ?? line.line,
@@ -62,7 +63,7 @@ export function reportRoutes(s: Services): Router {
       invoices: invoices.items.map((invoice) => ({
         id: invoice.id,
         serial: invoice.serial,
-        month: invoice.month,
+        monthName: formatMonth(lang, invoice.month),
         issued: formatCalendarDate(lang, invoice.issueDate),
         total: formatBaht(invoice.total),
         specimen: invoice.specimen,
