@@ -301,6 +301,7 @@ const th = {
     event: 'อีเวนต์',
     attempts: 'ครั้งที่ส่ง',
     response: 'ผลตอบกลับ',
+    noAnswer: 'ไม่ได้รับคำตอบ',
     nextAttempt: 'ส่งครั้งถัดไป',
     deliveryPending: 'รอส่ง',
     deliveryDelivered: 'ส่งสำเร็จ',
@@ -370,6 +371,8 @@ const th = {
     no_events: 'เลือกอีเวนต์อย่างน้อยหนึ่งประเภท',
     no_permissions: 'เลือกสิทธิ์อย่างน้อยหนึ่งรายการสำหรับคีย์จำกัดสิทธิ์',
     key_above_role: 'บทบาทของคุณสร้างคีย์ได้เฉพาะสิทธิ์ที่บทบาทนี้มี',
+    till_limit_reached: 'ร้านค้ามีจุดรับเงินที่เปิดอยู่ครบแล้ว ปิดจุดที่ไม่ใช้ก่อน',
+    till_unavailable: 'จุดรับเงินนี้ปิดแล้ว',
   },
 };
 
@@ -674,6 +677,7 @@ const en: Messages = {
     event: 'Event',
     attempts: 'Attempts',
     response: 'Response',
+    noAnswer: 'No answer',
     nextAttempt: 'Next attempt',
     deliveryPending: 'Pending',
     deliveryDelivered: 'Delivered',
@@ -743,6 +747,8 @@ const en: Messages = {
     no_events: 'Pick at least one event.',
     no_permissions: 'Pick at least one permission for a restricted key.',
     key_above_role: 'Your role may make only keys with permissions the role has.',
+    till_limit_reached: 'This merchant has all the open tills it may have: close one first.',
+    till_unavailable: 'This till is closed.',
   },
 };
 
