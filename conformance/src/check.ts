@@ -6,15 +6,38 @@ import type { Target } from './target.js';
 /** What a check needs beyond HTTP to a service; a target that lacks it reports the check as not run here, saying why. */
 export type Requirement = 'state' | 'operator' | 'clock' | 'bank' | 'rate-limit' | 'deliveries-wait' | 'receiver';
 
-export const WHY_NOT_HERE: Record<Requirement, string> = {
-  state: 'needs a real service: the target keeps nothing it is sent (a mock?)',
-  operator: "needs an in-process run (npm test): it needs the operator's powers (merchants of its own, a payout account)",
-  clock: "needs an in-process run (npm test): it moves the service's clock",
-  bank: 'needs an in-process run (npm test): it needs the bank simulator of a BANK=scb service',
-  'rate-limit': 'needs an in-process run (npm test): it needs a service limited to 1 request a second on a stopped clock',
-  'deliveries-wait': "needs an in-process run (npm test): a deployment's dispatcher attempts deliveries at once, and the pact expects one untouched",
-  receiver: 'needs --receiver-host (a receiver the service can reach)',
+/** What kind of run has what a requirement asks for: the first words of the reason a check is not run here. */
+const WHERE: Record<Requirement, string> = {
+  state: 'needs a real service',
+  operator: 'needs an in-process run (npm test)',
+  clock: 'needs an in-process run (npm test)',
+  bank: 'needs an in-process run (npm test)',
+  'rate-limit': 'needs an in-process run (npm test)',
+  'deliveries-wait': 'needs an in-process run (npm test)',
+  receiver: 'needs --receiver-host',
 };
+
+/** What a requirement gives, said for a check that does not say what it needs of it. */
+const GIVES: Record<Requirement, string> = {
+  state: 'the target keeps nothing it is sent (a mock?)',
+  operator: "it needs the operator's powers (merchants of its own, a payout account)",
+  clock: "it moves the service's clock",
+  bank: 'it needs the bank simulator of a BANK=scb service',
+  'rate-limit': 'it needs a service limited to 1 request a second on a stopped clock',
+  'deliveries-wait': "a deployment's dispatcher attempts deliveries at once, and the pact expects one untouched",
+  receiver: 'a receiver the service can reach',
+};
+
+export const WHY_NOT_HERE = Object.fromEntries(Object.keys(WHERE).map((r) => [r, `${WHERE[r as Requirement]}: ${GIVES[r as Requirement]}`])) as Record<
+  Requirement,
+  string
+>;
+
+/** What a check needs of each requirement, in its own words: the reason it gives when it is not run here. */
+export type Needs = Partial<Record<Requirement, string>>;
+
+/** Not run here for want of `missing`: the kind of run that has it, then what this check needs of it. */
+export const notHere = (missing: Requirement, needs?: string): NotRunHere => new NotRunHere(`${WHERE[missing]}: ${needs ?? GIVES[missing]}`, WHERE[missing]);
 
 /** A merchant for one check: the operator's new one (in-process), or the deployment's own key. */
 export interface Merchant {
@@ -47,6 +70,8 @@ export interface Kit {
 export interface Check {
   name: string;
   requires?: Requirement[];
+  /** What it needs of its requirements, said when one is missing (without: the requirement's general words). */
+  needs?: Needs;
   run(): Promise<void>;
 }
 
@@ -90,8 +115,18 @@ export function unmet(kit: Kit, requires: Requirement[] = []): Requirement | und
 export class CheckFailure extends Error {}
 /** The deployment refuses the kit's key itself: nothing can be checked, and the run ends with that one line. */
 export class KeyRejected extends Error {}
-/** Found out while running: this target cannot run the check (e.g. a deployment refusing the webhook URLs the pact uses). */
-export class NotRunHere extends Error {}
+/**
+ * Found out while running: this target cannot run the check (e.g. a deployment refusing the webhook URLs the pact uses).
+ * `where`: the kind of run that could (the summary counts the checks by it), when a requirement is what is missing.
+ */
+export class NotRunHere extends Error {
+  constructor(
+    message: string,
+    readonly where?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Fails the check; with the exchange, the message names its operation (the contract's operationId) and the request. */
 export const fail = (what: string, exchange?: Exchange): never => {

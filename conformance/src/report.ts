@@ -17,13 +17,17 @@ export function lineOf(result: Result): string {
   return `${head}\n${(result.message ?? '').replace(/^/gm, '      ')}`;
 }
 
-/** The verdict: what was not run here and why, then `N passed, M failed` alone on the last line. */
+/**
+ * The verdict: how many checks were not run here, by the kind of run that could run them (each check's own reason is
+ * on its SKIP line), then `N passed, M failed` alone on the last line.
+ */
 export function summaryOf(results: Result[]): string {
   const count = (outcome: Result['outcome']) => results.filter((r) => r.outcome === outcome).length;
-  const reasons = new Map<string, number>();
-  for (const r of results.filter((x) => x.outcome === 'not-run')) reasons.set(r.message ?? '', (reasons.get(r.message ?? '') ?? 0) + 1);
-  const notRun = [...reasons].map(([why, n]) => `  ${n} ${why}`);
-  return [...(notRun.length ? [`${count('not-run')} not run here:`, ...notRun] : []), `${count('passed')} passed, ${count('failed')} failed`].join('\n');
+  const kinds = new Map<string, number>();
+  for (const r of results.filter((x) => x.outcome === 'not-run')) kinds.set(r.where ?? r.message ?? '', (kinds.get(r.where ?? r.message ?? '') ?? 0) + 1);
+  const notRun = [...kinds].map(([where, n]) => `  ${n} ${where}`);
+  const heading = `${count('not-run')} not run here (each SKIP line says why):`;
+  return [...(notRun.length ? [heading, ...notRun] : []), `${count('passed')} passed, ${count('failed')} failed`].join('\n');
 }
 
 /** JUnit XML for CI: a suite per group, a failure with what differed, a skipped case with why it was not run. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { operationAt } from './contract.js';
-import { CheckFailure, KeyRejected, merchantOf, NotRunHere, outsideRestrictedKey, unmet, WHY_NOT_HERE, type Check, type Group, type Kit } from './check.js';
+import { CheckFailure, KeyRejected, merchantOf, notHere, NotRunHere, outsideRestrictedKey, unmet, type Check, type Group, type Kit } from './check.js';
 import { keepsWhatItIsSent } from './groups/service.js';
 import { GROUPS } from './groups/index.js';
 import { Budget, BudgetExhausted, DEFAULT_LIMITS, httpClient, maskKeys, type Limits, type Send } from './http.js';
@@ -10,8 +10,10 @@ export interface Result {
   group: string;
   name: string;
   outcome: 'passed' | 'failed' | 'not-run';
-  /** Why it failed, or why it was not run here. */
+  /** Why it failed, or why it was not run here (that check's own reason). */
   message?: string;
+  /** Not run: the kind of run that could run it, when the target lacks a requirement (the summary counts by it). */
+  where?: string;
   ms: number;
 }
 
@@ -57,21 +59,23 @@ export function kitFor(target: Target, options: { limits?: Limits; seed?: number
 /** Runs one check: passed, failed with what differed, or not run here and why. */
 export async function runCheck(kit: Kit, group: string, check: Check): Promise<Result> {
   const started = Date.now();
-  const result = (outcome: Result['outcome'], message?: string): Result => ({
+  const result = (outcome: Result['outcome'], message?: string, where?: string): Result => ({
     group,
     name: check.name,
     outcome,
     ...(message ? { message: maskKeys(message) } : {}),
+    ...(where ? { where } : {}),
     ms: Date.now() - started,
   });
+  const notRun = (error: NotRunHere) => result('not-run', error.message, error.where);
   const missing = unmet(kit, check.requires);
-  if (missing) return result('not-run', WHY_NOT_HERE[missing]);
+  if (missing) return notRun(notHere(missing, check.needs?.[missing]));
   try {
     await check.run();
     return result('passed');
   } catch (error) {
     if (error instanceof KeyRejected) throw error;
-    if (error instanceof NotRunHere) return result('not-run', error.message);
+    if (error instanceof NotRunHere) return notRun(error);
     const outside = outsideRestrictedKey(kit, error instanceof Error ? error.message : String(error));
     if (outside) return result('not-run', outside);
     if (error instanceof CheckFailure || error instanceof BudgetExhausted) return result('failed', error.message);

@@ -14,6 +14,7 @@ export const bankGroup: Group = {
       {
         name: 'confirmBankPayment answers only as documented: 503 for an unlisted transaction, 200 received, 200 again',
         requires: ['state', 'bank', 'operator'],
+        needs: { bank: 'the bank simulator of a BANK=scb service, to list the transactions it confirms', operator: 'a live merchant (the operator makes it)' },
         async run() {
           const bank = kit.target.bank!;
           const { apiKey } = await kit.target.operator!.newMerchant({ live: true });

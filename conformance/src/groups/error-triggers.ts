@@ -1,4 +1,4 @@
-import { NotRunHere, WHY_NOT_HERE, type Kit, type Requirement } from '../check.js';
+import { notHere, type Kit, type Needs, type Requirement } from '../check.js';
 import type { Exchange, Send } from '../http.js';
 import { KIT_HOOK_URL, records } from '../records.js';
 
@@ -25,9 +25,11 @@ export interface Fixture {
   /** A merchant of the operator's own, made for one trigger: records there never crowd the kit's merchant. */
   freshMerchant: () => Promise<Send>;
 }
-export type Trigger = ((f: Fixture) => Promise<Exchange>) & { requires?: Requirement[] };
+export type Trigger = ((f: Fixture) => Promise<Exchange>) & { requires?: Requirement[]; needs?: Needs };
 
-const needing = (requires: Requirement[], trigger: (f: Fixture) => Promise<Exchange>): Trigger => Object.assign(trigger, { requires });
+/** A trigger that needs more than the API, and what it needs it for (its check's reason when it is not run here). */
+const needing = (requires: Requirement[], needs: string, trigger: (f: Fixture) => Promise<Exchange>): Trigger =>
+  Object.assign(trigger, { requires, needs: Object.fromEntries(requires.map((requirement) => [requirement, needs])) });
 
 const thrower =
   (error: Error): (() => never) =>
@@ -45,7 +47,7 @@ export async function makeFixture(kit: Kit): Promise<Fixture> {
     (id) => () => id,
     (error: Error) => thrower(error),
   );
-  let broke: Fixture['broke'] = thrower(new NotRunHere(WHY_NOT_HERE.operator));
+  let broke: Fixture['broke'] = thrower(notHere('operator', 'a merchant whose balance the operator paid out'));
   if (kit.target.operator) {
     const other = await kit.merchant();
     await kit.target.operator.setPayoutAccount(other.merchantId!);
@@ -58,7 +60,7 @@ export async function makeFixture(kit: Kit): Promise<Fixture> {
   const restrictedKeys = new Map<string, Promise<string>>();
   const restricted = async (permission: string): Promise<Send> => {
     const operator = kit.target.operator;
-    if (!operator || !merchant.merchantId) throw new NotRunHere(WHY_NOT_HERE.operator);
+    if (!operator || !merchant.merchantId) throw notHere('operator', `a restricted key holding only ${permission} (the operator issues it)`);
     if (!restrictedKeys.has(permission)) restrictedKeys.set(permission, operator.restrictedKey(merchant.merchantId, [permission]));
     const apiKey = await restrictedKeys.get(permission)!;
     return (method, path, options = {}) => kit.send(method, path, { ...options, apiKey });
@@ -74,7 +76,7 @@ export async function makeFixture(kit: Kit): Promise<Fixture> {
     return id;
   });
   const freshMerchant = async (): Promise<Send> => {
-    if (!kit.target.operator) throw new NotRunHere(WHY_NOT_HERE.operator);
+    if (!kit.target.operator) throw notHere('operator', 'a merchant of its own (the operator makes it)');
     return (await kit.merchant()).api;
   };
   return {
@@ -90,7 +92,7 @@ export async function makeFixture(kit: Kit): Promise<Fixture> {
     refund: await mine.refund(succeeded, 100),
     webhook,
     broke,
-    bankCallbackPath: bank ? () => bank.callbackPath : thrower(new NotRunHere(WHY_NOT_HERE.bank)),
+    bankCallbackPath: bank ? () => bank.callbackPath : thrower(notHere('bank', 'the bank callback path of a BANK=scb service')),
   };
 }
 
@@ -118,7 +120,9 @@ const newKey = () => `envelope-${process.pid}-${Date.now().toString(36)}-${(keys
  * payments): 403 permission_denied, before the body is read.
  */
 const forbidden = (method: string, path: string, holding = 'events:read'): Trigger =>
-  needing(['operator'], async (f) => (await f.restricted(holding))(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: {} }));
+  needing(['operator'], `its 403 needs ${method} ${path} sent with a restricted key holding only ${holding} (the operator issues it)`, async (f) =>
+    (await f.restricted(holding))(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+  );
 
 const unauthorized =
   (method: string, path: string): Trigger =>
@@ -186,7 +190,7 @@ const inPersonTriggers: Record<string, Record<string, Trigger>> = {
     ),
     413: (f) => f.api('POST', '/Thai/v1/tills', { rawBody: OVERSIZED }),
     // A merchant of its own fills its 100 active tills; the 101st is refused.
-    422: needing(['operator'], async (f) => {
+    422: needing(['operator'], 'its 422 needs a merchant of its own to fill with 100 active tills (the operator makes it)', async (f) => {
       const api = await f.freshMerchant();
       for (let i = 0; i < 100; i += 10)
         await Promise.all(Array.from({ length: 10 }, (_, j) => api('POST', '/Thai/v1/tills', { body: { name: `Kit till ${i + j}` } })));
@@ -310,7 +314,9 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     401: unauthorized('POST', '/Thai/v1/refunds'),
     403: forbidden('POST', '/Thai/v1/refunds'),
     404: (f) => f.api('POST', '/Thai/v1/refunds', { body: { payment_id: UNKNOWN.payment } }),
-    402: needing(['operator'], (f) => f.broke().api('POST', '/Thai/v1/refunds', { body: { payment_id: f.broke().payment } })),
+    402: needing(['operator'], 'its 402 needs a merchant whose balance the operator paid out, with a payment it can no longer refund', (f) =>
+      f.broke().api('POST', '/Thai/v1/refunds', { body: { payment_id: f.broke().payment } }),
+    ),
     409: postTwice(
       '/Thai/v1/refunds',
       (f) => ({ payment_id: f.succeeded, amount: 1 }),
@@ -442,7 +448,7 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
       const answer = await f.api('POST', '/Thai/v1/withdrawals', { body: { amount: 2_000_000_000 } });
       // A deployment's merchant withdraws only once the operator has set its payout account.
       if (answer.status === 422 && (answer.json as { error?: { code?: string } }).error?.code === 'payout_account_missing')
-        throw new NotRunHere('the merchant has no payout account (the operator sets it)');
+        throw notHere('operator', 'its 402 needs a payout account to withdraw to, which the operator sets for the merchant');
       return answer;
     },
     409: postTwice(
@@ -492,7 +498,9 @@ export const errorTriggers: Record<string, Record<string, Trigger>> = {
     404: (f) => f.api('GET', `/Thai/v1/reports/tax-invoices/${UNKNOWN.taxInvoice}/pdf`),
   },
   confirmBankPayment: {
-    400: needing(['bank'], (f) => f.send('POST', f.bankCallbackPath(), { body: { transactionId: 'T1' } })),
+    400: needing(['bank'], 'its 400 needs the bank callback path of a BANK=scb service', (f) =>
+      f.send('POST', f.bankCallbackPath(), { body: { transactionId: 'T1' } }),
+    ),
     404: (f) => f.send('POST', '/bank/scb/confirmations/not-the-token', { body: {} }),
   },
 };

@@ -82,6 +82,7 @@ export const errorsGroup: Group = {
       ({ name, operationId, status }): Check => ({
         name,
         requires: ['state', ...(errorTriggers[operationId]?.[status]?.requires ?? [])],
+        needs: errorTriggers[operationId]?.[status]?.needs,
         async run() {
           const trigger = errorTriggers[operationId]?.[status];
           if (!trigger) fail(`${name}: the kit has no way to drive it`);

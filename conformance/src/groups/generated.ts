@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { mutationOf, valueOf, type Hints } from '../arbitraries.js';
 import { contractProblems } from '../contract-check.js';
 import { merchantOperations, type Operation } from '../contract.js';
-import { CheckFailure, fail, NotRunHere, WHY_NOT_HERE, type Check, type Group, type Kit } from '../check.js';
+import { CheckFailure, fail, notHere, NotRunHere, type Check, type Group, type Kit } from '../check.js';
 import { maskKeys, type Send } from '../http.js';
 import { bangkokToday, KIT_HOOK_URL, records, removeKitWebhooks, removeWebhooksSince, webhookIdsNow } from '../records.js';
 
@@ -14,8 +14,8 @@ interface Pools {
   ids: Record<string, string[]>;
   /** Why there are no webhooks, when the service refused the kit's webhook URL. */
   noWebhooks?: NotRunHere;
-  /** Why there is no tax invoice to read, when the merchant has none and there is no operator to issue one. */
-  noTaxInvoices?: NotRunHere;
+  /** True when the merchant has no tax invoice to read and there is no operator to issue one. */
+  noTaxInvoices?: boolean;
 }
 
 /**
@@ -61,7 +61,7 @@ async function makePools(kit: Kit, op: Operation): Promise<Pools> {
   );
   if (operator && invoiced) await operator.issueTaxInvoices();
   const taxInvoiceId = invoiced ? await mine.newestTaxInvoiceId() : '';
-  const noTaxInvoices = invoiced && !taxInvoiceId ? new NotRunHere(WHY_NOT_HERE.operator) : undefined;
+  const noTaxInvoices = invoiced && !taxInvoiceId;
   return {
     apiKey: merchant.apiKey,
     ...(noWebhooks ? { noWebhooks } : {}),
@@ -194,8 +194,9 @@ export const generatedGroup: Group = {
 async function generatedRequests(kit: Kit, op: Operation): Promise<void> {
   const pools = await makePools(kit, op);
   // Without a webhook of its own, an operation on webhooks could only be refused; likewise without a tax invoice.
-  if (pools.noWebhooks && op.path.startsWith('/webhooks')) throw pools.noWebhooks;
-  if (pools.noTaxInvoices) throw pools.noTaxInvoices;
+  if (pools.noWebhooks && op.path.startsWith('/webhooks'))
+    throw new NotRunHere(`${op.operationId} needs webhooks of the kit's own: ${pools.noWebhooks.message}`);
+  if (pools.noTaxInvoices) throw notHere('operator', `${op.operationId} needs a tax invoice to read, which the operator issues`);
   const seen = new Map<number, number>();
   const outcome = await fc.check(
     fc.asyncProperty(requestOf(op, pools), async (request) => {

@@ -123,7 +123,7 @@ export const idempotencyGroup: Group = {
             other,
           );
         },
-        { requires: ['state', 'operator'] },
+        { requires: ['state', 'operator'], needs: { operator: "a second merchant sending the first one's key (the operator makes it)" } },
       ),
 
       ...[

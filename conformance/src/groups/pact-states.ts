@@ -17,6 +17,8 @@ export interface StateContext {
 export interface ProviderState {
   /** What the state needs beyond the API: a deployment reports its interactions as not run here. */
   requires?: Requirement[];
+  /** What it needs of them, in its own words: the reason its interactions give when they are not run. */
+  needs?: string;
   /** Makes the records, and answers the ids the interaction's path, headers and body read with fromProviderState. */
   setup(context: StateContext, params: Params): Promise<Record<string, string>>;
 }
@@ -31,7 +33,11 @@ const ids = ({ paymentId, qrCodeId }: { paymentId: string; qrCodeId: string }) =
  */
 export const PROVIDER_STATES: Record<string, ProviderState> = {
   // Lists read whole (totals, every item alike) hold only what the interaction's states make.
-  'a new merchant': { requires: ['operator'], setup: async () => ({}) },
+  'a new merchant': {
+    requires: ['operator'],
+    needs: "a merchant holding nothing but the interaction's records (the operator makes it)",
+    setup: async () => ({}),
+  },
 
   'a merchant exists': { setup: async () => ({}) },
 
@@ -44,6 +50,7 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
   // A restricted key is the operator's to issue (`keys create --permissions`); the interaction sends it instead of the merchant's key.
   'a restricted key and a succeeded payment exist': {
     requires: ['operator'],
+    needs: 'a restricted key with only the permissions the interaction names (the operator issues it)',
     setup: async ({ kit, merchant, records }, params) => {
       const permissions = (str(params, 'permissions') ?? 'qr_codes:write,payments:read').split(',');
       const apiKey = await kit.target.operator!.restrictedKey(merchant.merchantId!, permissions);
@@ -82,6 +89,7 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
   // The balance is the merchant's whole history, and the payout account is the operator's to set (unless `payout_account` is false).
   'the merchant has a balance': {
     requires: ['operator'],
+    needs: "a merchant whose whole history is the interaction's, with the payout account the operator sets",
     setup: async ({ kit, merchant, records }, params) => {
       if (params.payout_account !== false) await kit.target.operator!.setPayoutAccount(merchant.merchantId!);
       const { paymentId } = await records.succeededPayment(num(params, 'amount', 150000));
@@ -108,6 +116,7 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
   // Deliveries are written with the event; where no dispatcher runs, this one stays as written.
   'a webhook with a pending delivery exists': {
     requires: ['deliveries-wait'],
+    needs: "a delivery no dispatcher has attempted yet (a deployment's dispatcher attempts it at once)",
     setup: async ({ records }, params) => {
       const webhookId = await records.webhook(str(params, 'url') ?? DEFAULT_URL, ['payment.pending']);
       await records.pendingPayment(num(params, 'amount', 150000));
@@ -118,6 +127,7 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
   // A statement is the merchant's whole month, so the merchant is a new one (the operator's); its payments carry no fee.
   'the merchant has a statement': {
     requires: ['operator'],
+    needs: "a merchant whose month is only the interaction's payments (the operator makes it)",
     setup: async ({ records }, params) => {
       await records.succeededPayment(num(params, 'amount', 150000));
       const today = bangkokToday();
@@ -128,6 +138,7 @@ export const PROVIDER_STATES: Record<string, ProviderState> = {
   // Tax invoices are issued by the operator, for fees the operator set: a specimen of the month under way.
   'the merchant has a tax invoice': {
     requires: ['operator'],
+    needs: 'a tax invoice, which the operator issues for the fees it sets',
     setup: async ({ kit, merchant, records }, params) => {
       await kit.target.operator!.chargeFees(merchant.merchantId!);
       await records.succeededPayment(num(params, 'amount', 150000));

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
-import { CheckFailure, NotRunHere, once, unmet, type Check, type Group, type Kit, type Merchant, type Requirement } from '../check.js';
+import { CheckFailure, NotRunHere, once, unmet, type Check, type Group, type Kit, type Merchant, type Needs, type Requirement } from '../check.js';
 import { operationAt } from '../contract.js';
 import { BudgetExhausted, maskKeys } from '../http.js';
 import { PACT_FILE, PROVIDER } from '../pact-file.js';
@@ -14,7 +14,14 @@ import { PROVIDER_STATES, stateContext } from './pact-states.js';
 interface Interaction {
   description: string;
   providerStates?: { name: string; params?: Record<string, unknown> }[];
-  request: { method: string; path: string; body?: { content?: unknown } };
+  request: { method: string; path: string; query?: Record<string, string[]>; body?: { content?: unknown } };
+}
+
+/** The interaction's request in a line: method, path, query, and the start of its body. */
+function requestLine({ method, path, query, body }: Interaction['request']): string {
+  const search = query ? new URLSearchParams(Object.entries(query).flatMap(([name, values]) => values.map((value) => [name, value]))).toString() : '';
+  const content = body?.content === undefined ? '' : ` ${JSON.stringify(body.content).slice(0, 80)}`;
+  return `${method} ${path}${search ? `?${search}` : ''}${content}`;
 }
 
 type Verdict = { outcome: 'passed' } | { outcome: 'failed'; why: string } | { outcome: 'not-run'; why: string };
@@ -31,6 +38,17 @@ const requirementsOf = (interaction: Interaction): Requirement[] => [
   'state',
   ...(interaction.providerStates ?? []).flatMap((state) => PROVIDER_STATES[state.name]?.requires ?? []),
 ];
+
+/** What the interaction's states need, each named with its request: the reason it gives when it is not run here. */
+const needsOf = (interaction: Interaction): Needs =>
+  Object.fromEntries(
+    (interaction.providerStates ?? []).flatMap((state) => {
+      const { requires = [], needs } = PROVIDER_STATES[state.name] ?? {};
+      const request = requestLine(interaction.request);
+      const params = state.params && Object.keys(state.params).length > 0 ? ` ${JSON.stringify(state.params)}` : '';
+      return requires.map((requirement) => [requirement, `${request} needs its state '${state.name}'${params}: ${needs ?? requirement}`]);
+    }),
+  );
 
 /** What the verifier printed about a failed interaction, from its list of mismatches on. */
 function mismatchesIn(report: string): string {
@@ -93,8 +111,12 @@ async function refusesPactWebhookUrls(kit: Kit): Promise<boolean> {
 async function verify(kit: Kit, interactions: Interaction[], indices: number[]): Promise<Map<number, Verdict>> {
   const verdicts = new Map<number, Verdict>();
   if (await refusesPactWebhookUrls(kit)) {
-    const why = `the service refuses the pact's webhook URL ${PACT_WEBHOOK_URL} (a deployment accepts loopback URLs only with WEBHOOK_ALLOW_PRIVATE_URLS=true)`;
-    for (const index of indices) if (interactions[index]!.request.path.startsWith('/Thai/v1/webhooks')) verdicts.set(index, { outcome: 'not-run', why });
+    const refused = `which the service refuses (a deployment accepts loopback URLs only with WEBHOOK_ALLOW_PRIVATE_URLS=true)`;
+    for (const index of indices) {
+      const { request } = interactions[index]!;
+      if (request.path.startsWith('/Thai/v1/webhooks'))
+        verdicts.set(index, { outcome: 'not-run', why: `${requestLine(request)} needs a webhook on the pact's URL ${PACT_WEBHOOK_URL}, ${refused}` });
+    }
   }
   const toVerify = indices.filter((index) => !verdicts.has(index));
   const problems = new Map<number, Verdict>();
@@ -162,6 +184,7 @@ export const pactGroup: Group = {
       (interaction, index): Check => ({
         name: interaction.description,
         requires: requirementsOf(interaction),
+        needs: needsOf(interaction),
         async run() {
           const verdict = (await verdicts()).get(index);
           if (!verdict) throw new Error(`no verdict for interaction ${index}`);

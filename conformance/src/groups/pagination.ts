@@ -83,7 +83,7 @@ export const paginationGroup: Group = {
     const setup = once(() => makeLists(kit));
     const listed = async (list: ListCase) => {
       const made = await setup();
-      if (list.ofWebhooks && made.noWebhooks) throw made.noWebhooks;
+      if (list.ofWebhooks && made.noWebhooks) throw new NotRunHere(`${list.operationId} needs webhooks of the kit's own: ${made.noWebhooks.message}`);
       return made;
     };
     const page = async (list: ListCase, query: string): Promise<{ body: Body; items: Item[] }> => {

@@ -69,6 +69,10 @@ export const rateLimitsGroup: Group = {
       (op): Check => ({
         name: `${op.operationId} answers 429 rate_limit_exceeded over the limit, with Retry-After and the fields`,
         requires: ['state', 'rate-limit', ...(requestOf(op.operationId)?.requires ?? [])],
+        needs: {
+          ...requestOf(op.operationId)?.needs,
+          'rate-limit': `its 429 needs ${op.operationId} sent twice to a service limited to 1 request a second on a stopped clock`,
+        },
         async run() {
           const request = requestOf(op.operationId);
           if (!request) fail(`${op.operationId}: the kit has no authenticated request of it`);

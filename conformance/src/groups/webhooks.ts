@@ -63,9 +63,11 @@ export const webhooksGroup: Group = {
     const endpoint = () => (started ??= registerEndpoint(kit));
     endpoints.set(kit, () => started);
     const earlier: { test?: { deliveryId: string; webhookMessageId: string } } = {};
-    const check = (name: string, run: (e: Endpoint) => Promise<void>): Check => ({
+    /** A check reading what reached the kit's receiver; `arriving`: what it waits for there (its reason without one). */
+    const check = (name: string, arriving: string, run: (e: Endpoint) => Promise<void>): Check => ({
       name,
       requires: ['state', 'receiver'],
+      needs: { receiver: `${arriving} at a receiver of the kit's that the service can reach` },
       run: async () => run(await endpoint()),
     });
     const sendTest = async (e: Endpoint) => {
@@ -77,7 +79,7 @@ export const webhooksGroup: Group = {
     };
 
     return [
-      check('a test event arrives signed with the endpoint secret, and its delivery reads delivered', async (e) => {
+      check('a test event arrives signed with the endpoint secret, and its delivery reads delivered', 'a webhook.test delivery', async (e) => {
         const { delivery_id, arrived } = await sendTest(e);
         mustBeSigned(arrived, e.secret, 'webhook.test');
         earlier.test = { deliveryId: delivery_id, webhookMessageId: arrived.headers['webhook-id'] ?? '' };
@@ -91,16 +93,20 @@ export const webhooksGroup: Group = {
         }
       }),
 
-      check('payment events arrive as the payment moves: payment.pending, then payment.succeeded, each signed', async (e) => {
-        const { paymentId } = await records(e.merchant).succeededPayment(15000);
-        for (const kind of ['payment.pending', 'payment.succeeded']) {
-          const arrived = await arrival(e.receiver, (d) => d.payload?.event === kind && d.payload.data?.payment_id === paymentId, `${kind} of ${paymentId}`);
-          mustBeSigned(arrived, e.secret, kind);
-          mustEqual(arrived.payload?.data?.status, kind.split('.')[1], `${kind}: data.status`);
-        }
-      }),
+      check(
+        'payment events arrive as the payment moves: payment.pending, then payment.succeeded, each signed',
+        'payment.pending and payment.succeeded deliveries',
+        async (e) => {
+          const { paymentId } = await records(e.merchant).succeededPayment(15000);
+          for (const kind of ['payment.pending', 'payment.succeeded']) {
+            const arrived = await arrival(e.receiver, (d) => d.payload?.event === kind && d.payload.data?.payment_id === paymentId, `${kind} of ${paymentId}`);
+            mustBeSigned(arrived, e.secret, kind);
+            mustEqual(arrived.payload?.data?.status, kind.split('.')[1], `${kind}: data.status`);
+          }
+        },
+      ),
 
-      check('a redelivery keeps its webhook-id and is signed again', async (e) => {
+      check('a redelivery keeps its webhook-id and is signed again', 'a delivery and its redelivery', async (e) => {
         if (!earlier.test) {
           const sent = await sendTest(e);
           earlier.test = { deliveryId: sent.delivery_id, webhookMessageId: sent.arrived.headers['webhook-id'] ?? '' };
@@ -122,7 +128,7 @@ export const webhooksGroup: Group = {
         mustBeSigned(again, e.secret, 'the redelivery');
       }),
 
-      check('after a secret rotation a delivery carries both signatures, each verifying', async (e) => {
+      check('after a secret rotation a delivery carries both signatures, each verifying', 'a delivery signed after a secret rotation', async (e) => {
         const rotated = await e.merchant.api('POST', `/Thai/v1/webhooks/${e.webhookId}/rotate-secret`, {
           body: { expire_previous_in_seconds: 3600 },
           idempotencyKey: `${kit.runId}-rotate`,

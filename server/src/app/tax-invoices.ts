@@ -39,7 +39,7 @@ type IssueOne = { issued: TaxInvoice } | { skipped: string } | { alreadyIssued: 
  * number with the sequence's counter row locked, after checking no other issuer was first, in the transaction that
  * records it, so numbers run without gaps or duplicates. The PDF is rendered after that commits and kept once.
  */
-export async function issueTaxInvoices(s: Services, month: Month, context: AuditContext): Promise<IssueOutcome> {
+export async function issueTaxInvoices(s: Services, month: Month, context: AuditContext, onlyMerchantId?: string): Promise<IssueOutcome> {
   assertMonth(month);
   assertMonthBegun(month, s.clock.now());
   const seller = s.operator;
@@ -47,6 +47,7 @@ export async function issueTaxInvoices(s: Services, month: Month, context: Audit
   const { start, end } = monthPeriod(month);
   const outcome: IssueOutcome = { issued: [], skipped: [] };
   for (const due of await s.uow.repos.taxInvoices.due(month, start, end)) {
+    if (onlyMerchantId !== undefined && due.merchantId !== onlyMerchantId) continue;
     if (!mayInvoice(month, due.mode, s.clock.now())) {
       outcome.skipped.push({
         merchantId: due.merchantId,
@@ -90,6 +91,23 @@ export async function issueTaxInvoices(s: Services, month: Month, context: Audit
   }
   for (const invoice of outcome.issued) await keepPdf(s, invoice);
   return outcome;
+}
+
+/** Why a specimen could not be issued from the Reports page: each says what would make it possible. */
+export type SpecimenRefusal = 'live_merchant' | 'no_seller' | 'no_fees' | 'no_tax_details';
+
+/**
+ * A test merchant's own specimen for the month under way, issued from the Reports page (no operator needed): the
+ * operator's issue above, for this merchant alone. A month's specimen is issued once; asked again, it is the same one.
+ */
+export async function issueSpecimen(s: Services, merchant: Merchant, context: AuditContext): Promise<{ specimen: TaxInvoice } | { refused: SpecimenRefusal }> {
+  if (merchant.mode !== 'test') return { refused: 'live_merchant' };
+  if (!s.operator) return { refused: 'no_seller' };
+  const month = bangkokMonthOf(s.clock.now());
+  const { issued, skipped } = await issueTaxInvoices(s, month, context, merchant.id);
+  const specimen = issued[0] ?? (await s.uow.repos.taxInvoices.findForMonth(merchant.id, month));
+  if (specimen) return { specimen };
+  return { refused: skipped.length > 0 ? 'no_tax_details' : 'no_fees' };
 }
 
 /** Renders an issued invoice's PDF outside any transaction and keeps it; a document kept already stays as it is. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBaht, formatCalendarDate, formatDate, formatDateTime } from '../../src/adapters/pages/people-formats.js';
+import { formatBaht, formatCalendarDate, formatDate, formatDateTime, formatMonth } from '../../src/adapters/pages/people-formats.js';
 
 const thaiMonths = ['ม.ค.', 'ก.พ.', 'มี.ค.', 'เม.ย.', 'พ.ค.', 'มิ.ย.', 'ก.ค.', 'ส.ค.', 'ก.ย.', 'ต.ค.', 'พ.ย.', 'ธ.ค.'];
 const englishMonths = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -30,5 +30,12 @@ describe('dates and amounts as the pages write them', () => {
     expect(formatBaht(1)).toBe('฿0.01');
     expect(formatBaht(-9_380)).toBe('-฿93.80');
     expect(formatBaht(100_000_150)).toBe('฿1,000,001.50');
+  });
+
+  it('writes a calendar month in words: the Thai month and the Buddhist-era year, or English', () => {
+    expect(formatMonth('th', '2026-11')).toBe('พฤศจิกายน 2569');
+    expect(formatMonth('en', '2026-11')).toBe('November 2026');
+    expect(formatMonth('th', '2027-01')).toBe('มกราคม 2570');
+    expect(formatMonth('en', '2026-09')).toBe('September 2026');
   });
 });

@@ -80,6 +80,7 @@ describe('Receive', () => {
     const theirs = await newTill('Theirs', other.apiKey);
     const refused = await owner.client.post('/dashboard/receive', { amount: '10', till_id: theirs.till_id, key: formKeyOf(page.text) });
     expect(refused.status).toBe(422);
+    expect(decodeHtml(refused.text)).toContain('จุดรับเงินนี้รับชำระไม่ได้ (ไม่มีหรือปิดแล้ว)'); // not the API's English
     const elsewhere = await api.post('/Thai/v1/qr-codes', { amount: 1_000, currency: 'THB' });
     expect((await owner.client.get(`/dashboard/receive/sales/${(elsewhere.body as { payment_id: string }).payment_id}`)).status).toBe(404);
   });

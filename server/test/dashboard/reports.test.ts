@@ -80,6 +80,17 @@ describe('the Reports page', () => {
     expect(pdf.body.equals((await fromApi(`/reports/tax-invoices/${invoiceId}/pdf`)).body)).toBe(true);
   });
 
+  it('names the months in words, the Thai with the Buddhist-era year, not as 2026-11', async () => {
+    const thai = decodeHtml((await owner.client.get('/dashboard/reports?month=2026-11&lang=th')).text);
+    expect(thai).toContain('<h2 id="statement-title">รายการเดินบัญชีรายเดือน พฤศจิกายน 2569</h2>');
+    const english = decodeHtml((await owner.client.get('/dashboard/reports?month=2026-11&lang=en')).text);
+    expect(english).toContain('<h2 id="statement-title">Monthly statement November 2026</h2>');
+    const invoiceCard = /data-tax-invoice-id="[^"]+">[\s\S]*?<\/li>/.exec(english)?.[0] ?? '';
+    expect(invoiceCard).toMatch(/<dt>Month<\/dt><dd>[A-Z][a-z]+ \d{4}<\/dd>/);
+    expect(invoiceCard).not.toContain(`<dd>${month}</dd>`);
+    await owner.client.get('/dashboard/reports?lang=th'); // the language stays as the next tests expect it
+  });
+
   it('renders the statement as a PDF with its Thai and its figures', async () => {
     const pdf = await bytes(`${server.url}/dashboard/reports/statements/${month}.pdf`, cookieOf(owner));
     expect(pdf.status).toBe(200);

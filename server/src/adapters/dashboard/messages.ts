@@ -301,6 +301,7 @@ const th = {
     event: 'อีเวนต์',
     attempts: 'ครั้งที่ส่ง',
     response: 'ผลตอบกลับ',
+    noAnswer: 'ไม่ได้รับคำตอบ',
     nextAttempt: 'ส่งครั้งถัดไป',
     deliveryPending: 'รอส่ง',
     deliveryDelivered: 'ส่งสำเร็จ',
@@ -348,6 +349,14 @@ const th = {
     date: 'วันที่',
     download: 'ดาวน์โหลด',
   },
+  specimens: {
+    intro: 'ร้านทดสอบออกตัวอย่างใบกำกับภาษีของเดือนนี้ได้เอง (ตัวอย่าง ไม่ใช่ใบกำกับภาษี) เพื่อดูว่าเอกสารจริงจะเป็นอย่างไร',
+    issue: 'ออกตัวอย่างใบกำกับภาษีของเดือนนี้',
+    issued: 'ออกตัวอย่างใบกำกับภาษี {serial} แล้ว',
+    no_seller: 'ยังออกไม่ได้: ผู้ให้บริการยังไม่ได้ตั้งข้อมูลผู้ขายบนใบกำกับภาษี (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_TAX_ID)',
+    no_fees: 'ยังออกไม่ได้: เดือนนี้ยังไม่มีค่าธรรมเนียม ใบกำกับภาษีออกให้ค่าธรรมเนียมของเดือน',
+    no_tax_details: 'ยังออกไม่ได้: ผู้ให้บริการยังไม่ได้บันทึกเลขประจำตัวผู้เสียภาษีและที่อยู่ของร้าน',
+  },
   recovery: {
     copy: 'คัดลอกรหัส',
     copied: 'คัดลอกรหัสแล้ว',
@@ -362,6 +371,8 @@ const th = {
     no_events: 'เลือกอีเวนต์อย่างน้อยหนึ่งประเภท',
     no_permissions: 'เลือกสิทธิ์อย่างน้อยหนึ่งรายการสำหรับคีย์จำกัดสิทธิ์',
     key_above_role: 'บทบาทของคุณสร้างคีย์ได้เฉพาะสิทธิ์ที่บทบาทนี้มี',
+    till_limit_reached: 'ร้านค้ามีจุดรับเงินที่เปิดอยู่ครบแล้ว ปิดจุดที่ไม่ใช้ก่อน',
+    till_unavailable: 'จุดรับเงินนี้ปิดแล้ว',
   },
 };
 
@@ -666,6 +677,7 @@ const en: Messages = {
     event: 'Event',
     attempts: 'Attempts',
     response: 'Response',
+    noAnswer: 'No answer',
     nextAttempt: 'Next attempt',
     deliveryPending: 'Pending',
     deliveryDelivered: 'Delivered',
@@ -713,6 +725,14 @@ const en: Messages = {
     date: 'Date',
     download: 'Download',
   },
+  specimens: {
+    intro: 'A test merchant issues its own specimen of this month’s tax invoice (a specimen, not a tax invoice), to see what the real one will look like.',
+    issue: 'Issue a specimen for this month',
+    issued: 'Specimen {serial} issued.',
+    no_seller: 'Not yet: the operator has not set the seller’s details on tax invoices (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_TAX_ID).',
+    no_fees: 'Not yet: this month has no fees so far, and a tax invoice is for the month’s fees.',
+    no_tax_details: 'Not yet: the operator has not recorded this merchant’s tax id and address.',
+  },
   recovery: {
     copy: 'Copy the codes',
     copied: 'Codes copied',
@@ -727,6 +747,8 @@ const en: Messages = {
     no_events: 'Pick at least one event.',
     no_permissions: 'Pick at least one permission for a restricted key.',
     key_above_role: 'Your role may make only keys with permissions the role has.',
+    till_limit_reached: 'This merchant has all the open tills it may have: close one first.',
+    till_unavailable: 'This till is closed.',
   },
 };
 

@@ -16,6 +16,7 @@ import { bangkokDateTimeOf } from '../../domain/bangkok-day.js';
 import { formatBaht } from '../pages/people-formats.js';
 import { formBody, isFormKey, memberOf, text } from './money-pages.js';
 import { formKey, onceOnly } from './once-only.js';
+import { refusalText } from './refusal-words.js';
 import { requireAbility } from './session.js';
 
 const REFERENCE_MAX = 35;
@@ -92,7 +93,7 @@ export function receiveRoutes(s: Services, cookies: DashboardCookies): Router {
       res.redirect(303, `${DASHBOARD_BASE}/receive/sales/${encodeURIComponent(outcome.id)}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      await again(error.message);
+      await again(refusalText(commonView(req).lang, error));
     }
   });
 

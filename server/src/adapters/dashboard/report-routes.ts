@@ -1,13 +1,14 @@
 import { Router, type Request, type Response } from 'express';
 import { statementFor, statementPdf, settlementFile } from '../../app/reports.js';
 import type { Services } from '../../app/services.js';
-import { listTaxInvoices, taxInvoicePdf } from '../../app/tax-invoices.js';
+import { issueSpecimen, listTaxInvoices, taxInvoicePdf } from '../../app/tax-invoices.js';
 import { DocumentsBusy } from '../../ports/documents.js';
 import { bangkokDateOf } from '../../domain/bangkok-day.js';
 import { bangkokMonthOf, isMonth, statementLines, type MonthlyStatement } from '../../domain/statement.js';
 import { settlementCsv, statementCsv } from '../csv/report-files.js';
-import { formatBaht, formatCalendarDate, formatDateTime } from '../pages/people-formats.js';
+import { formatBaht, formatCalendarDate, formatDateTime, formatMonth } from '../pages/people-formats.js';
 import { commonView, DASHBOARD_BASE, renderTemplate, sendPage, sendRefusal } from './layout.js';
+import { fill } from './messages.js';
 import { problemOf } from './problems.js';
 import { signedIn } from './request-context.js';
 import { requireAbility } from './session.js';
@@ -20,19 +21,23 @@ function download(res: Response, type: string, name: string, content: string | U
   res.send(typeof content === 'string' ? content : Buffer.from(content));
 }
 
+const taxInvoiceHref = (id: string) => `${DASHBOARD_BASE}/reports/tax-invoices/${id}.pdf`;
+
 /** The month asked for (`?month=YYYY-MM`), else the month under way in Bangkok. */
 const monthAsked = (req: Request, now: Date): string =>
   typeof req.query.month === 'string' && isMonth(req.query.month) ? req.query.month : bangkokMonthOf(now);
 
 /**
  * Reports, for owners, admins and viewers (`reports:read`): a month's statement on the page with its CSV, its tax
- * invoices' PDFs as they were kept when issued, and a day's settlement file. The same use cases as the API's.
+ * invoices' PDFs as they were kept when issued (a test merchant issues its specimen here), and a day's settlement
+ * file. The same use cases as the API's.
  */
 export function reportRoutes(s: Services): Router {
   const router = Router();
   router.use('/reports', requireAbility('reports:read'));
 
-  router.get('/reports', async (req, res) => {
+  /** The page, with what a specimen's issue said (a notice, or why not). */
+  async function reportsPage(req: Request, res: Response, extra: { notice?: { text: string; href: string }; error?: string; status?: number } = {}) {
     const { t, lang } = commonView(req);
     const merchant = signedIn(req).merchant;
     const month = monthAsked(req, s.clock.now());
@@ -40,7 +45,10 @@ export function reportRoutes(s: Services): Router {
     const invoices = await listTaxInvoices(s, merchant, { limit: TAX_INVOICES_SHOWN, offset: 0 });
     const lineNames = t.reports as Record<string, string>;
     const body = renderTemplate(req, 'reports', {
+      notice: extra.notice ?? null,
+      error: extra.error ?? null,
       month,
+      monthName: formatMonth(lang, month),
       today: bangkokDateOf(s.clock.now()),
       lines: statementLines(statement).map((line) => ({
         name: lineNames[line.line] ?? line.line,
@@ -51,18 +59,34 @@ export function reportRoutes(s: Services): Router {
       })),
       csvHref: `${DASHBOARD_BASE}/reports/statements/${month}.csv`,
       pdfHref: `${DASHBOARD_BASE}/reports/statements/${month}.pdf`,
+      specimenForm: merchant.mode === 'test',
       invoices: invoices.items.map((invoice) => ({
         id: invoice.id,
         serial: invoice.serial,
-        month: invoice.month,
+        monthName: formatMonth(lang, invoice.month),
         issued: formatCalendarDate(lang, invoice.issueDate),
         total: formatBaht(invoice.total),
         specimen: invoice.specimen,
-        href: `${DASHBOARD_BASE}/reports/tax-invoices/${invoice.id}.pdf`,
+        href: taxInvoiceHref(invoice.id),
         created: formatDateTime(lang, invoice.issuedAt),
       })),
     });
-    sendPage(req, res, { title: t.reports.title, active: 'reports', body });
+    sendPage(req, res, { title: t.reports.title, active: 'reports', body, status: extra.status });
+  }
+
+  router.get('/reports', (req, res) => reportsPage(req, res));
+
+  // A test merchant's specimen of this month's tax invoice, issued here rather than by the operator's CLI.
+  router.post('/reports/specimen', async (req, res) => {
+    const { t } = commonView(req);
+    const context = signedIn(req);
+    const outcome = await issueSpecimen(s, context.merchant, context.audit);
+    if ('specimen' in outcome) {
+      const notice = { text: fill(t.specimens.issued, { serial: outcome.specimen.serial }), href: taxInvoiceHref(outcome.specimen.id) };
+      return reportsPage(req, res, { notice });
+    }
+    if (outcome.refused === 'live_merchant') return sendRefusal(req, res, 403, 'forbidden');
+    await reportsPage(req, res, { error: t.specimens[outcome.refused], status: 422 });
   });
 
   router.get('/reports/statements/:month.csv', async (req, res) => {

@@ -10,6 +10,7 @@ import { expectedOrigin } from './csrf.js';
 import { field } from './forms.js';
 import { commonView, renderTemplate, sendPage, sendRefusal } from './layout.js';
 import { fill } from './messages.js';
+import { problemOf, type Problem } from './problems.js';
 import { signedIn } from './request-context.js';
 import { requireAbility } from './session.js';
 
@@ -22,7 +23,7 @@ export function tillSettingsRoutes(s: Services, publicBaseUrl: string | null): R
   const router = Router();
   router.use('/settings/tills', requireAbility('tills:write'));
 
-  async function tillsPage(req: Request, res: Response, extra: { notice?: string; error?: string; status?: number } = {}) {
+  async function tillsPage(req: Request, res: Response, extra: { notice?: string; error?: Problem; status?: number } = {}) {
     const { t } = commonView(req);
     const { merchant } = signedIn(req);
     const base = publicBaseUrl ?? expectedOrigin(null, req);
@@ -45,14 +46,14 @@ export function tillSettingsRoutes(s: Services, publicBaseUrl: string | null): R
     sendPage(req, res, { title: t.tills.title, active: 'tills', body, status: extra.status });
   }
 
-  /** A change of the use cases, then the page with its notice; a refusal is said on the page. */
+  /** A change of the use cases, then the page with its notice; a refusal is said on the page (its English detail in brackets). */
   async function change(req: Request, res: Response, work: (tx: Repositories) => Promise<unknown>, notice: string) {
     try {
       await s.uow.run(work);
       await tillsPage(req, res, { notice });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      await tillsPage(req, res, { error: error.message, status: error.code.endsWith('_not_found') ? 404 : 422 });
+      const problem = problemOf(req, error);
+      await tillsPage(req, res, { error: problem, status: problem.status });
     }
   }
   const each = (use: TillChange) => (req: Request) => (tx: Repositories) => {

@@ -105,7 +105,9 @@ export function webhookRoutes(s: Services): Router {
         status: deliveryStatus(t, delivery),
         statusKey: delivery.status,
         attempts: delivery.attempts,
-        response: delivery.lastResponseStatus ?? delivery.lastError ?? '–',
+        // An HTTP status as it came; no answer at all is said in the page's language, the sender's English in brackets.
+        response: delivery.lastResponseStatus ?? (delivery.lastError ? null : '–'),
+        noAnswer: delivery.lastResponseStatus === null && delivery.lastError ? { detail: delivery.lastError } : null,
         created: formatDateTime(lang, delivery.createdAt),
         next: delivery.status === 'pending' && delivery.nextAttemptAt ? formatDateTime(lang, delivery.nextAttemptAt) : null,
       })),

@@ -52,6 +52,17 @@ export function formatCalendarDate(lang: PageLanguage, day: string, options: { y
   return options.year ? `${p.day} ${p.month} ${p.year}` : `${p.day} ${p.month}`;
 }
 
+const monthFormats: Record<PageLanguage, Intl.DateTimeFormat> = {
+  th: new Intl.DateTimeFormat('th-TH-u-ca-buddhist', { timeZone: BANGKOK, month: 'long', year: 'numeric' }),
+  en: new Intl.DateTimeFormat('en-US', { timeZone: BANGKOK, month: 'long', year: 'numeric' }),
+};
+
+/** A Bangkok calendar month written `2026-11`, as people read it: `พฤศจิกายน 2569` / `November 2026`. */
+export function formatMonth(lang: PageLanguage, month: string): string {
+  const parts = Object.fromEntries(monthFormats[lang].formatToParts(new Date(`${month}-15T12:00:00+07:00`)).map((part) => [part.type, part.value]));
+  return `${parts.month ?? ''} ${parts.year ?? ''}`;
+}
+
 /** Satang as people read it: ฿1,500.00 (a minus sign in front of a debit). */
 export function formatBaht(satang: number): string {
   const sign = satang < 0 ? '-' : '';
