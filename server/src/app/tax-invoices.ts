@@ -8,6 +8,7 @@ import {
   assertMonthBegun,
   INVOICE_GRACE_MS,
   mayInvoice,
+  SAMPLE_SELLER,
   sequenceOf,
   taxDetailsProblem,
   taxInvoiceOf,
@@ -39,10 +40,11 @@ type IssueOne = { issued: TaxInvoice } | { skipped: string } | { alreadyIssued: 
  * number with the sequence's counter row locked, after checking no other issuer was first, in the transaction that
  * records it, so numbers run without gaps or duplicates. The PDF is rendered after that commits and kept once.
  */
-export async function issueTaxInvoices(s: Services, month: Month, context: AuditContext, onlyMerchantId?: string): Promise<IssueOutcome> {
+export async function issueTaxInvoices(s: Services, month: Month, context: AuditContext, specimenOf?: Merchant): Promise<IssueOutcome> {
   assertMonth(month);
   assertMonthBegun(month, s.clock.now());
-  const seller = s.operator;
+  const onlyMerchantId = specimenOf?.id;
+  const seller = s.operator ?? (specimenOf?.mode === 'test' ? SAMPLE_SELLER : null);
   if (!seller) throw new Error("tax invoices need the operator's details: set OPERATOR_NAME, OPERATOR_ADDRESS and OPERATOR_TAX_ID (docs/operating.md).");
   const { start, end } = monthPeriod(month);
   const outcome: IssueOutcome = { issued: [], skipped: [] };
@@ -94,17 +96,24 @@ export async function issueTaxInvoices(s: Services, month: Month, context: Audit
 }
 
 /** Why a specimen could not be issued from the Reports page: each says what would make it possible. */
-export type SpecimenRefusal = 'live_merchant' | 'no_seller' | 'no_fees' | 'no_tax_details';
+export type SpecimenRefusal = 'live_merchant' | 'no_fees' | 'no_tax_details';
 
 /**
- * A test merchant's own specimen for the month under way, issued from the Reports page (no operator needed): the
- * operator's issue above, for this merchant alone. A month's specimen is issued once; asked again, it is the same one.
+ * A test merchant's own specimen for the month under way, issued from the Reports page without the operator: the
+ * operator's issue above, for this merchant alone, with the tax details its member gives when none are recorded
+ * (a test merchant's only) and the sample seller when the deployment has no operator's details. A month's specimen is
+ * issued once; asked again, it is the same one.
  */
-export async function issueSpecimen(s: Services, merchant: Merchant, context: AuditContext): Promise<{ specimen: TaxInvoice } | { refused: SpecimenRefusal }> {
+export async function issueSpecimen(
+  s: Services,
+  merchant: Merchant,
+  context: AuditContext,
+  details?: TaxDetails,
+): Promise<{ specimen: TaxInvoice } | { refused: SpecimenRefusal }> {
   if (merchant.mode !== 'test') return { refused: 'live_merchant' };
-  if (!s.operator) return { refused: 'no_seller' };
+  if (details) await setTaxDetails(s, merchant.id, details);
   const month = bangkokMonthOf(s.clock.now());
-  const { issued, skipped } = await issueTaxInvoices(s, month, context, merchant.id);
+  const { issued, skipped } = await issueTaxInvoices(s, month, context, merchant);
   const specimen = issued[0] ?? (await s.uow.repos.taxInvoices.findForMonth(merchant.id, month));
   if (specimen) return { specimen };
   return { refused: skipped.length > 0 ? 'no_tax_details' : 'no_fees' };

@@ -23,6 +23,17 @@ export interface TaxDetails {
 export const HEAD_OFFICE = '00000';
 
 /**
+ * The seller printed on a test merchant's specimen when the deployment has no operator's details (OPERATOR_NAME, ...):
+ * a specimen is not a tax invoice, so a sandbox shows the whole document without the operator.
+ */
+export const SAMPLE_SELLER: TaxParty = {
+  name: 'ผู้ให้บริการตัวอย่าง / Sample operator (OPERATOR_NAME not set)',
+  address: 'ที่อยู่ของผู้ให้บริการ / The operator’s address (OPERATOR_ADDRESS not set)',
+  taxId: '0000000000000',
+  branch: HEAD_OFFICE,
+};
+
+/**
  * A tax invoice for the fees of one merchant's month, frozen when issued: the parties as they were then, the fees and
  * the VAT charged on them (the ledger's own, per payment), and the total. A specimen is a test merchant's, not a tax invoice.
  */

@@ -68,7 +68,7 @@ describe("a test merchant's specimen from the Reports page", () => {
     await withoutDetails.client.get('/dashboard/reports?lang=en');
     const noDetails = await withoutDetails.client.post('/dashboard/reports/specimen');
     expect(noDetails.status).toBe(422);
-    expect(errorOf(noDetails.text)).toBe('Not yet: the operator has not recorded this merchant’s tax id and address.');
+    expect(errorOf(noDetails.text)).toBe('Not yet: give the merchant’s tax id and address first.');
     expect([...(await specimensOf(withoutFees.merchantId)), ...(await specimensOf(withoutDetails.merchantId))]).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import { issueSpecimen, listTaxInvoices, taxInvoicePdf } from '../../app/tax-inv
 import { DocumentsBusy } from '../../ports/documents.js';
 import { bangkokDateOf } from '../../domain/bangkok-day.js';
 import { bangkokMonthOf, isMonth, statementLines, type MonthlyStatement } from '../../domain/statement.js';
+import { HEAD_OFFICE, taxDetailsProblem, type TaxDetails } from '../../domain/tax-invoice.js';
 import { settlementCsv, statementCsv } from '../csv/report-files.js';
 import { formatBaht, formatCalendarDate, formatDateTime, formatMonth } from '../pages/people-formats.js';
 import { commonView, DASHBOARD_BASE, renderTemplate, sendPage, sendRefusal } from './layout.js';
@@ -19,6 +20,13 @@ const TAX_INVOICES_SHOWN = 24;
 function download(res: Response, type: string, name: string, content: string | Uint8Array): void {
   res.type(type).setHeader('Content-Disposition', `attachment; filename="${name}"`);
   res.send(typeof content === 'string' ? content : Buffer.from(content));
+}
+
+/** The test merchant's tax details as its member typed them on the specimen form, or none when the form did not ask. */
+function taxDetailsFrom(body: Record<string, unknown>): TaxDetails | undefined {
+  if (typeof body.tax_id !== 'string') return undefined;
+  const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
+  return { taxId: text('tax_id'), address: text('address'), branch: text('branch') || HEAD_OFFICE };
 }
 
 const taxInvoiceHref = (id: string) => `${DASHBOARD_BASE}/reports/tax-invoices/${id}.pdf`;
@@ -59,7 +67,7 @@ export function reportRoutes(s: Services): Router {
       })),
       csvHref: `${DASHBOARD_BASE}/reports/statements/${month}.csv`,
       pdfHref: `${DASHBOARD_BASE}/reports/statements/${month}.pdf`,
-      specimenForm: merchant.mode === 'test',
+      specimenForm: merchant.mode === 'test' ? { needsTaxDetails: !(await s.uow.repos.taxInvoices.taxDetailsOf(merchant.id)) } : null,
       invoices: invoices.items.map((invoice) => ({
         id: invoice.id,
         serial: invoice.serial,
@@ -80,7 +88,10 @@ export function reportRoutes(s: Services): Router {
   router.post('/reports/specimen', async (req, res) => {
     const { t } = commonView(req);
     const context = signedIn(req);
-    const outcome = await issueSpecimen(s, context.merchant, context.audit);
+    const details = taxDetailsFrom(req.body as Record<string, unknown>);
+    const problem = details && taxDetailsProblem(details);
+    if (problem) return reportsPage(req, res, { error: `${t.specimens.invalid_tax_details} (${problem})`, status: 422 });
+    const outcome = await issueSpecimen(s, context.merchant, context.audit, details);
     if ('specimen' in outcome) {
       const notice = { text: fill(t.specimens.issued, { serial: outcome.specimen.serial }), href: taxInvoiceHref(outcome.specimen.id) };
       return reportsPage(req, res, { notice });
