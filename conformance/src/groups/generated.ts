@@ -145,7 +145,8 @@ const queryValue = (schema: Record<string, unknown>) =>
     { arbitrary: fc.constantFrom('', '-1', '0', '1.5', 'abc', '101', '2026-13-45', 'PENDING'), weight: 1 },
   );
 
-function requestOf(op: Operation, pools: Pools) {
+/** `runId` keeps a run's Idempotency-Keys its own: a second run with the same seed must not replay the first run's answers. */
+function requestOf(op: Operation, pools: Pools, runId: string) {
   const params = op.parameters as { name: string; in: string; schema: Record<string, unknown> }[];
   const path = fc.record(Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(pools, p.name)])));
   const query = fc.record(Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, queryValue(p.schema)])), { requiredKeys: [] });
@@ -162,7 +163,16 @@ function requestOf(op: Operation, pools: Pools) {
     { arbitrary: fc.constant(pools.apiKey), weight: 8 },
     { arbitrary: fc.constantFrom(undefined, 'sk_test_unknown', 'not-a-key'), weight: 1 },
   );
-  const idempotencyKey = op.method === 'post' ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k', '', 'k'.repeat(256))), { freq: 2 }) : fc.constant(null);
+  const idempotencyKey =
+    op.method === 'post'
+      ? fc.option(
+          fc.oneof(
+            fc.uuid().map((id) => `${runId}-${id}`),
+            fc.constantFrom(`k-${runId}`, '', 'k'.repeat(256)),
+          ),
+          { freq: 2 },
+        )
+      : fc.constant(null);
   // Every operation is served under each base its servers name; the first is canonical.
   const base = fc.constantFrom(...(op.servedPath.startsWith('/Thai/v1') ? ['/Thai/v1', '/v1'] : ['/Thai']));
   return fc.record({ path, query, body, auth, idempotencyKey, base });
@@ -199,7 +209,7 @@ async function generatedRequests(kit: Kit, op: Operation): Promise<void> {
   if (pools.noTaxInvoices) throw notHere('operator', `${op.operationId} needs a tax invoice to read, which the operator issues`);
   const seen = new Map<number, number>();
   const outcome = await fc.check(
-    fc.asyncProperty(requestOf(op, pools), async (request) => {
+    fc.asyncProperty(requestOf(op, pools, kit.runId), async (request) => {
       const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(request.path[name])));
       const search = new URLSearchParams(request.query as Record<string, string>).toString();
       const exchange = await kit.send(op.method.toUpperCase(), `${request.base}${path}${search ? `?${search}` : ''}`, {
