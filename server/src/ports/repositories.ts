@@ -223,6 +223,8 @@ export interface BankTransactionRepository {
   record(recorded: RecordedBankTransaction): Promise<boolean>;
   /** The bank transaction that settled this payment (as the bank listed it), or null when none did. */
   settlingTransactionOf(paymentId: string): Promise<BankTransaction | null>;
+  /** The payment a recorded bank transaction paid (or, for a till's reference, created); null when none. */
+  paymentIdOf(bankTransactionId: string): Promise<string | null>;
   /** Newest first; `openOnly`: only those the operator has not handled (or whose return failed). */
   listUnmatched(limit: number, options?: { openOnly?: boolean }): Promise<UnmatchedBankTransaction[]>;
   countUnmatched(options?: { openOnly?: boolean }): Promise<number>;

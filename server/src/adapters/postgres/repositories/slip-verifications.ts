@@ -33,6 +33,7 @@ export const slipVerificationRepository = (db: Db): SlipVerificationRepository =
     const row = await db('qr_codes as q')
       .join('merchants as m', 'm.id', 'q.merchant_id')
       .where({ 'q.bank_reference': ref1, 'm.mode': mode })
+      .whereNotNull('q.payment_id') // a till's static QR: the tills' repository knows it
       .first<{ merchant_id: string; payment_id: string } | undefined>('q.merchant_id', 'q.payment_id');
     return row ? { merchantId: row.merchant_id, paymentId: row.payment_id } : null;
   },
