@@ -247,6 +247,8 @@ export interface SlipVerificationRepository {
   /** When a slip of this bank transaction was first verified, by any merchant; null: never. */
   firstVerifiedAt(slip: SlipQr): Promise<Date | null>;
   findById(merchantId: string, id: string): Promise<SlipVerification | null>;
+  /** One more slip sent on a payment's checkout page: its number, or null (nothing counted) once `limit` were sent. */
+  takeCheckoutTry(paymentId: string, at: Date, limit: number): Promise<number | null>;
 }
 
 /** Returns of unmatched money on the bulk-transfer rail, beside withdrawals and live refunds. */

@@ -67,4 +67,15 @@ export const slipVerificationRepository = (db: Db): SlipVerificationRepository =
     const row = await db('slip_verifications').where({ merchant_id: merchantId, id }).first<SlipVerificationRow | undefined>();
     return row ? toSlipVerification(row) : null;
   },
+  async takeCheckoutTry(paymentId, at, limit) {
+    const result = await db.raw(
+      `INSERT INTO checkout_slip_tries (payment_id, tries, last_tried_at) VALUES (?, 1, ?)
+       ON CONFLICT (payment_id) DO UPDATE SET tries = checkout_slip_tries.tries + 1, last_tried_at = excluded.last_tried_at
+       WHERE checkout_slip_tries.tries < ?
+       RETURNING tries`,
+      [paymentId, at, limit],
+    );
+    const row = (result.rows as { tries: number }[])[0];
+    return row ? Number(row.tries) : null;
+  },
 });
