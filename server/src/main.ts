@@ -217,6 +217,7 @@ export function buildApp(runtime: Runtime, publicBaseUrl: string, overrides: Ove
         router: checkoutRoutes(runtime.services, live.checkoutHub, {
           streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs,
           requestBodyTimeoutMs: runtime.config.requestBodyTimeoutMs,
+          secureCookies: publicBaseUrl.startsWith('https:'),
         }),
       },
       { basePath: DISPLAY_BASE, router: tillDisplayRoutes(runtime.services, live.tillDisplays, { streamLifetimeMs: runtime.config.checkoutStreamLifetimeMs }) },

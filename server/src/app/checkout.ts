@@ -34,7 +34,7 @@ function customerStatus(status: PaymentStatus, expiresAt: Date, now: Date): Chec
   return status;
 }
 
-async function stateOf(s: Services, qrCodeId: string) {
+export async function stateOf(s: Services, qrCodeId: string) {
   const qrCode = await s.uow.repos.qrCodes.findById(qrCodeId);
   const payment = qrCode && (await s.uow.repos.payments.findById(qrCode.merchantId, qrCode.paymentId));
   if (!qrCode || !payment) throw notFound('qr_code_not_found', qrCodeId);

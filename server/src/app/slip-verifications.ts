@@ -6,7 +6,7 @@ import type { Payment } from '../domain/payment.js';
 import { slipVerdict, type SlipFacts, type SlipQr, type SlipVerification } from '../domain/slip-verification.js';
 import { BankUnavailableError, type SlipBank, type SlipInput } from '../ports/bank.js';
 import type { Repositories } from '../ports/repositories.js';
-import { applyBankTransactionIn, reportApplied, type AppliedBankTransaction } from './bank-payments.js';
+import { applyBankTransaction, applyBankTransactionIn, reportApplied, type AppliedBankTransaction } from './bank-payments.js';
 import { retrievePayment } from './queries.js';
 import type { Services } from './services.js';
 
@@ -18,8 +18,11 @@ export interface SlipRequest {
   amount?: Satang;
 }
 
-/** Where the money of a slip went, as far as this merchant may know: one of its payments, or elsewhere. */
-type Receiver = { kind: 'payment'; payment: Payment } | { kind: 'elsewhere' };
+/**
+ * Where the money of a slip went, as far as this merchant may know: one of its payments (a QR code's, or the static
+ * payment a till's reference created), or elsewhere.
+ */
+type Receiver = { kind: 'payment' | 'till'; payment: Payment } | { kind: 'elsewhere' };
 
 /** Test keys ask the sandbox bank (which received every test payment); live keys the deployment's bank. */
 function slipBankOf(s: Services, merchant: Merchant): SlipBank {
@@ -30,16 +33,29 @@ function slipBankOf(s: Services, merchant: Merchant): SlipBank {
 
 const bankUnreachable = () => new DomainError('service_unavailable', 'The bank cannot be asked about this slip right now; nothing was recorded. Retry later.');
 
-/**
- * Whose the money is. Only this merchant's own payment is ever named (never another merchant's); a till's reference
- * becomes one more case here when tills exist.
- */
+/** Whose the money is. Only this merchant's own payment is ever named (never another merchant's). */
 async function receiverOf(s: Services, merchant: Merchant, bank: SlipBank, listed: BankTransaction): Promise<Receiver> {
   if (listed.billerId !== bank.billerId) return { kind: 'elsewhere' };
   const owner = await s.uow.repos.slipVerifications.paymentOfReference(listed.ref1, merchant.mode);
-  if (owner?.merchantId !== merchant.id) return { kind: 'elsewhere' };
-  const payment = await s.uow.repos.payments.findById(merchant.id, owner.paymentId);
-  return payment ? { kind: 'payment', payment } : { kind: 'elsewhere' };
+  if (owner) {
+    const payment = owner.merchantId === merchant.id ? await s.uow.repos.payments.findById(merchant.id, owner.paymentId) : null;
+    return payment ? { kind: 'payment', payment } : { kind: 'elsewhere' };
+  }
+  return merchant.mode === 'live' ? tillReceiverOf(s, merchant, listed) : { kind: 'elsewhere' };
+}
+
+/**
+ * Money for one of this merchant's live tills' reference: the bank listed it, so it is applied now as a callback or
+ * reconciliation would apply it (once per bank transaction), and the slip names the static payment it created. Money a
+ * till could not take (closed, an amount out of range) made no payment: not this merchant's to keep.
+ */
+async function tillReceiverOf(s: Services, merchant: Merchant, listed: BankTransaction): Promise<Receiver> {
+  const till = await s.uow.repos.tills.liveTillOf(listed.ref1);
+  if (till?.merchantId !== merchant.id) return { kind: 'elsewhere' };
+  await applyBankTransaction(s, listed);
+  const paymentId = await s.uow.repos.bankTransactions.paymentIdOf(listed.transactionId);
+  const payment = paymentId ? await s.uow.repos.payments.findById(merchant.id, paymentId) : null;
+  return payment ? { kind: 'till', payment } : { kind: 'elsewhere' };
 }
 
 /**
@@ -59,7 +75,7 @@ export async function verifySlip(s: Services, merchant: Merchant, request: SlipR
     throw error;
   }
   const receiver = listed ? await receiverOf(s, merchant, bank, listed) : null;
-  const payment = receiver?.kind === 'payment' && (named === null || named.id === receiver.payment.id) ? receiver.payment : null;
+  const payment = receiver && receiver.kind !== 'elsewhere' && (named === null || named.id === receiver.payment.id) ? receiver.payment : null;
   const amount = listed ? parseBankAmount(listed.amount) : null;
   const facts: SlipFacts = {
     known: listed !== null,
@@ -84,7 +100,8 @@ export async function verifySlip(s: Services, merchant: Merchant, request: SlipR
     if (slipVerdict(facts) === 'verified') {
       const verified = recordOf('verified', now);
       if (await tx.slipVerifications.insert(verified)) {
-        if (merchant.mode === 'live' && listed) applied = await applyBankTransactionIn(tx, s, listed);
+        // A till's money was applied already (tillReceiverOf); a QR code's payment completes here.
+        if (merchant.mode === 'live' && listed && receiver?.kind === 'payment') applied = await applyBankTransactionIn(tx, s, listed);
         return verified;
       }
     }

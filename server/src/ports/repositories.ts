@@ -223,6 +223,8 @@ export interface BankTransactionRepository {
   record(recorded: RecordedBankTransaction): Promise<boolean>;
   /** The bank transaction that settled this payment (as the bank listed it), or null when none did. */
   settlingTransactionOf(paymentId: string): Promise<BankTransaction | null>;
+  /** The payment a recorded bank transaction paid (or, for a till's reference, created); null when none. */
+  paymentIdOf(bankTransactionId: string): Promise<string | null>;
   /** Newest first; `openOnly`: only those the operator has not handled (or whose return failed). */
   listUnmatched(limit: number, options?: { openOnly?: boolean }): Promise<UnmatchedBankTransaction[]>;
   countUnmatched(options?: { openOnly?: boolean }): Promise<number>;
@@ -245,6 +247,8 @@ export interface SlipVerificationRepository {
   /** When a slip of this bank transaction was first verified, by any merchant; null: never. */
   firstVerifiedAt(slip: SlipQr): Promise<Date | null>;
   findById(merchantId: string, id: string): Promise<SlipVerification | null>;
+  /** One more slip sent on a payment's checkout page: its number, or null (nothing counted) once `limit` were sent. */
+  takeCheckoutTry(paymentId: string, at: Date, limit: number): Promise<number | null>;
 }
 
 /** Returns of unmatched money on the bulk-transfer rail, beside withdrawals and live refunds. */

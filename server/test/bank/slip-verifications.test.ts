@@ -108,6 +108,49 @@ describe('a slip of a live payment', () => {
   });
 });
 
+describe("a slip of a till's static payment", () => {
+  const tillPayments = async (tillId: string) => (await live.api.get(`/Thai/v1/payments?till_id=${tillId}`)).body.payments as Record<string, unknown>[];
+  const createTill = async (name: string) => (await live.api.post('/Thai/v1/tills', { name })).body as { till_id: string; static_qr: { qr_data: string } };
+  const payTill = async (qrData: string, amount: string, callback: boolean) => {
+    live.bank.knobs.dropRate = callback ? 0 : 1;
+    const paid = live.bank.pay({ qr_data: qrData, amount, payer_name: 'SOMCHAI J' });
+    await live.bank.callbacksSettled();
+    live.bank.knobs.dropRate = 0;
+    return paid;
+  };
+
+  it('whose confirmation was dropped verifies and creates the static payment, once', async () => {
+    const till = await createTill('Slip counter');
+    const { slip, transaction } = await payTill(till.static_qr.qr_data, '150.50', false);
+    expect(await tillPayments(till.till_id)).toEqual([]);
+
+    const res = await verify({ payload: slip, amount: 15050 });
+    expect(res.body).toMatchObject({ status: 'verified', amount: 15050, trans_ref: transaction.transactionId });
+    const [payment, ...others] = await tillPayments(till.till_id);
+    expect(others).toEqual([]);
+    expect(payment).toMatchObject({ payment_id: res.body.payment_id, status: 'succeeded', amount: 15050, till_id: till.till_id, client_name: 'SOMCHAI J' });
+    expect(await knex()('bank_transactions').where({ bank_transaction_id: transaction.transactionId })).toHaveLength(1);
+
+    expect((await verify({ payload: slip })).body).toMatchObject({ status: 'duplicate', payment_id: payment!.payment_id });
+    expect((await verify({ payload: slip }, other)).body).toMatchObject({ status: 'duplicate', payment_id: null });
+    expect(await tillPayments(till.till_id)).toHaveLength(1);
+  });
+
+  it('whose confirmation came first names the payment it created; another amount, another merchant or a named payment do not verify', async () => {
+    const till = await createTill('Slip counter 2');
+    const { slip } = await payTill(till.static_qr.qr_data, '99.00', true);
+    const [payment] = await tillPayments(till.till_id);
+    expect(payment).toMatchObject({ status: 'succeeded', amount: 9900 });
+
+    expect((await verify({ payload: slip }, other)).body).toMatchObject({ status: 'wrong_receiver', payment_id: null });
+    expect((await verify({ payload: slip, amount: 10000 })).body).toMatchObject({ status: 'amount_mismatch', payment_id: payment!.payment_id });
+    const { paymentId } = await paid(9900, { callback: true });
+    expect((await verify({ payload: slip, payment_id: paymentId })).body).toMatchObject({ status: 'wrong_receiver', payment_id: null });
+    expect((await verify({ payload: slip, amount: 9900 })).body).toMatchObject({ status: 'verified', payment_id: payment!.payment_id });
+    expect(await tillPayments(till.till_id)).toHaveLength(1);
+  });
+});
+
 describe('a slip that cannot be read', () => {
   it('an image without a QR code answers 422 slip_unreadable', async () => {
     const png = new PNG({ width: 200, height: 200 });

@@ -94,6 +94,20 @@ describe('per-merchant token bucket (RATE_LIMIT_PER_SECOND)', () => {
     expect((await public_.get(page)).status).toBe(429);
     clock.advance(1000);
   });
+
+  it('counts slips sent on the checkout page ("I have paid") in the same bucket, before the form is read', async () => {
+    const api = apiClient(server.url, await server.merchant());
+    const qr = await api.post('/Thai/v1/qr-codes', { amount: 10000, currency: 'THB' });
+    const slip = `${new URL(qr.body.checkout_url).pathname}/slip`;
+    const send = () => fetch(`${server.url}${slip}`, { method: 'POST', body: new FormData() });
+    const answers: number[] = [];
+    for (let i = 0; i < LIMIT; i++) answers.push((await send()).status);
+    expect(answers).toEqual(Array(LIMIT).fill(403)); // no form token: refused by the page
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    clock.advance(1000);
+  });
 });
 
 describe('RATE_LIMIT_PER_SECOND=0', () => {

@@ -21,8 +21,17 @@ function statusTextOf(checkout: Checkout, lang: Language): string {
   return [t.succeeded, unmatched, checkout.returnTo ? t.redirecting : null].filter(Boolean).join(' ');
 }
 
-/** The whole page, server-rendered: merchant, amount, reference and status are there before any script runs. */
-export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date): string {
+/** "I have paid" on a pending page: its form's token, and what the last slip sent came to (`kind` styles it). */
+export interface SlipForm {
+  csrfToken: string;
+  message?: { kind: 'verdict' | 'refused'; text: string };
+}
+
+/**
+ * The whole page, server-rendered: merchant, amount, reference and status are there before any script runs. A
+ * pending page offers `slip` ("I have paid") when given one.
+ */
+export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date, slip: SlipForm | null = null): string {
   const t = messages[lang];
   const unmatched = checkout.unmatchedAmounts.length > 0;
   return Mustache.render(pageTemplate, {
@@ -38,6 +47,7 @@ export function renderCheckoutPage(checkout: Checkout, lang: Language, now: Date
     statusText: statusTextOf(checkout, lang),
     pending: checkout.status === 'pending',
     showQr: checkout.status === 'pending' && !unmatched,
+    slip: checkout.status === 'pending' ? slip : null,
     unmatchedAmounts: checkout.unmatchedAmounts.join(','),
     succeeded: checkout.status === 'succeeded',
     redirectNow: checkout.status === 'succeeded' && checkout.returnTo !== null,

@@ -24,6 +24,7 @@ import type { MerchantPaymentFeed } from './payment-feed.js';
 import { receiveRoutes } from './receive-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { signedIn } from './request-context.js';
+import { SLIP_CHECK_PATH, slipRoutes } from './slip-routes.js';
 import { loadSession, requireSignIn } from './session.js';
 import { teamRoutes } from './team-routes.js';
 import { tillSettingsRoutes } from './till-settings-routes.js';
@@ -76,8 +77,9 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
   });
   router.use(dashboardLanguage(cookies));
   router.use(
-    pageBody({ timeoutMs: deps.requestBodyTimeoutMs, maxBytes: MAX_FORM_BYTES }, (req, res, _next, error) =>
-      error.code === 'request_timeout' ? sendRefusal(req, res, 408, 'formTooSlow') : sendRefusal(req, res, 413, 'formTooLarge'),
+    pageBody(
+      { timeoutMs: deps.requestBodyTimeoutMs, maxBytes: MAX_FORM_BYTES, takesSlipPhoto: (req) => req.originalUrl.split('?')[0] === SLIP_CHECK_PATH },
+      (req, res, _next, error) => (error.code === 'request_timeout' ? sendRefusal(req, res, 408, 'formTooSlow') : sendRefusal(req, res, 413, 'formTooLarge')),
     ),
   );
   router.use(loadSession(s, cookies));
@@ -101,6 +103,7 @@ export function dashboardRoutes(deps: DashboardDeps): Router {
   });
   member.use(moneyRoutes(s, deps.paymentFeed, { streamLifetimeMs: deps.streamLifetimeMs, publicBaseUrl: deps.publicBaseUrl }));
   member.use(receiveRoutes(s, cookies));
+  member.use(slipRoutes(s));
   member.use(tillSettingsRoutes(s, deps.publicBaseUrl));
   member.use(accountRoutes(s));
   member.use(teamRoutes(s, deps.publicBaseUrl));

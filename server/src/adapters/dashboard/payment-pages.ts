@@ -31,6 +31,7 @@ import { paymentRow, paymentView } from './money-views.js';
 import { formKey, onceOnly } from './once-only.js';
 import { signedIn } from './request-context.js';
 import { requireAbility } from './session.js';
+import { slipFormOf } from './slip-routes.js';
 
 /** How people name a payment: by its reference when it has one, else by its id. */
 const paymentName = (payment: Payment): string => payment.reference ?? payment.id;
@@ -94,6 +95,7 @@ export function paymentPages(s: Services, options: MoneyPagesOptions): Router {
           merchant.mode === 'test' && pending && roleMay(role, 'payments:write')
             ? { outcomes: (['succeed', 'fail', 'expire'] as const).map((outcome) => ({ outcome, label: t[outcome], id: detail.payment.id })) }
             : null,
+        slipForm: slipFormOf(req, detail.payment.id),
       }),
     });
   };

@@ -18,6 +18,7 @@ import { formBody, isFormKey, memberOf, text } from './money-pages.js';
 import { formKey, onceOnly } from './once-only.js';
 import { refusalText } from './refusal-words.js';
 import { requireAbility } from './session.js';
+import { slipFormOf } from './slip-routes.js';
 
 const REFERENCE_MAX = 35;
 const keypadKeys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '0', 'erase'] as const;
@@ -64,6 +65,7 @@ export function receiveRoutes(s: Services, cookies: DashboardCookies): Router {
         status: p.status,
         statusText: t.receive[p.status],
       })),
+      slipForm: slipFormOf(req),
     });
     sendPage(req, res, { title: t.layout.receive, active: 'receive', body, status: extra.status });
   }

@@ -2,12 +2,15 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { DomainError } from '../../domain/errors.js';
 import { startBodyDeadline } from './body-deadline.js';
+import { isMultipart, readSlipUpload } from './slip-upload.js';
 
 export interface PageBodyLimits {
   /** How long a body may take to arrive once reading starts (REQUEST_BODY_TIMEOUT_MS, as the API's); then 408. */
   timeoutMs: number;
   /** The largest body read, in bytes; beyond it 413. */
   maxBytes: number;
+  /** The routes that take a slip photo (`multipart/form-data`, ./slip-upload.ts), read there instead. */
+  takesSlipPhoto?: (req: Request) => boolean;
 }
 
 /**
@@ -20,7 +23,8 @@ const isTooLarge = (error: unknown): boolean => (error as { type?: string } | nu
 
 /**
  * Every body sent to a page is read here, before any route, within the API's deadline and a size fit for the page:
- * an HTML form (`application/x-www-form-urlencoded`) becomes `req.body`; a body of any other type is read and
+ * an HTML form (`application/x-www-form-urlencoded`, or a slip form's `multipart/form-data` where a route takes a slip
+ * photo) becomes `req.body`; a body of any other type is read and
  * dropped (`req.body` is `{}`), so that no answer leaves a slow body holding the connection open. A body too slow or
  * too large is refused through `refuse`, and the connection closes (what is left of it would be read as the next
  * request).
@@ -40,6 +44,7 @@ export function pageBody(limits: PageBodyLimits, refuse: RefuseBody): RequestHan
       }
       next(error);
     };
+    if (limits.takesSlipPhoto?.(req) && req.method === 'POST' && isMultipart(req)) return readSlipUpload(req, done);
     form(req, res, (error?: unknown) => {
       if (error) return done(error);
       // Read only when the form reader did not (another type); `req.body` is then the bytes, which no page uses.

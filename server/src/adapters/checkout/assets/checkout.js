@@ -8,6 +8,7 @@
   var qr = document.getElementById('qr');
   var countdown = document.getElementById('countdown');
   var continueLink = document.getElementById('continue');
+  var slip = document.getElementById('slip');
   var returnTo = page.getAttribute('data-return-to');
   var expiresAt = Date.parse(page.getAttribute('data-expires-at'));
   var shown = page.getAttribute('data-status');
@@ -44,6 +45,7 @@
     statusBox.className = 'status status-' + (unmatched.length > 0 ? 'unmatched' : status);
     statusBox.textContent = statusText(status);
     qr.hidden = status !== 'pending' || unmatched.length > 0;
+    if (slip) slip.hidden = status !== 'pending'; // "I have paid" is for a payment still pending
     if (status === 'succeeded' && returnTo) statusBox.textContent += ' ' + statusBox.getAttribute('data-redirecting');
     if (changedStatus && status === 'succeeded' && returnTo) {
       if (continueLink) continueLink.hidden = false;

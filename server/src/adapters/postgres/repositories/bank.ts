@@ -132,6 +132,10 @@ export const bankTransactionRepository = (db: Db): BankTransactionRepository => 
         }
       : null;
   },
+  async paymentIdOf(bankTransactionId) {
+    const row = await db('bank_transactions').where({ bank_transaction_id: bankTransactionId }).first<{ payment_id: string | null } | undefined>('payment_id');
+    return row?.payment_id ?? null;
+  },
   async listUnmatched(limit, { openOnly } = {}) {
     const query = db<UnmatchedRow>('bank_transactions').whereNotNull('unmatched_reason');
     const rows: UnmatchedRow[] = await whereOpen(query, openOnly)

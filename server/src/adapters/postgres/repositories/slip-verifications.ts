@@ -33,6 +33,7 @@ export const slipVerificationRepository = (db: Db): SlipVerificationRepository =
     const row = await db('qr_codes as q')
       .join('merchants as m', 'm.id', 'q.merchant_id')
       .where({ 'q.bank_reference': ref1, 'm.mode': mode })
+      .whereNotNull('q.payment_id') // a till's static QR: the tills' repository knows it
       .first<{ merchant_id: string; payment_id: string } | undefined>('q.merchant_id', 'q.payment_id');
     return row ? { merchantId: row.merchant_id, paymentId: row.payment_id } : null;
   },
@@ -65,5 +66,16 @@ export const slipVerificationRepository = (db: Db): SlipVerificationRepository =
   async findById(merchantId, id) {
     const row = await db('slip_verifications').where({ merchant_id: merchantId, id }).first<SlipVerificationRow | undefined>();
     return row ? toSlipVerification(row) : null;
+  },
+  async takeCheckoutTry(paymentId, at, limit) {
+    const result = await db.raw(
+      `INSERT INTO checkout_slip_tries (payment_id, tries, last_tried_at) VALUES (?, 1, ?)
+       ON CONFLICT (payment_id) DO UPDATE SET tries = checkout_slip_tries.tries + 1, last_tried_at = excluded.last_tried_at
+       WHERE checkout_slip_tries.tries < ?
+       RETURNING tries`,
+      [paymentId, at, limit],
+    );
+    const row = (result.rows as { tries: number }[])[0];
+    return row ? Number(row.tries) : null;
   },
 });
