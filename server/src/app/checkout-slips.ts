@@ -20,7 +20,8 @@ export type CheckoutSlipOutcome =
 /**
  * "I have paid": a customer whose checkout still shows pending sends the slip of the transfer. Each slip sent takes
  * one of the payment's 5 tries before it is read; it is then checked as a merchant's would be, for this payment
- * (`verifySlip`), so a verified slip of a live payment completes it as the bank's confirmation would.
+ * (`verifySlip`), so a verified slip of a live payment completes it as the bank's confirmation would. A slip the
+ * bank could not be asked about (503) gives its try back: an outage must not use up a customer's tries.
  */
 export async function verifyCheckoutSlip(s: Services, qrCodeId: string, slip: SlipInput): Promise<CheckoutSlipOutcome> {
   const { qrCode, payment, state } = await stateOf(s, qrCodeId);
@@ -34,6 +35,10 @@ export async function verifyCheckoutSlip(s: Services, qrCodeId: string, slip: Sl
     const verification = await verifySlip(s, merchant, { slip, paymentId: payment.id });
     return { kind: 'checked', status: verification.status, triesLeft };
   } catch (error) {
+    if (error instanceof DomainError && error.code === 'service_unavailable') {
+      await s.uow.repos.slipVerifications.giveBackCheckoutTry(payment.id);
+      return { kind: 'refused', code: error.code, triesLeft: triesLeft + 1 };
+    }
     if (error instanceof DomainError) return { kind: 'refused', code: error.code, triesLeft };
     throw error;
   }

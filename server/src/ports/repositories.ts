@@ -249,6 +249,8 @@ export interface SlipVerificationRepository {
   findById(merchantId: string, id: string): Promise<SlipVerification | null>;
   /** One more slip sent on a payment's checkout page: its number, or null (nothing counted) once `limit` were sent. */
   takeCheckoutTry(paymentId: string, at: Date, limit: number): Promise<number | null>;
+  /** Gives a try back: the slip it took was never judged (the bank did not answer). */
+  giveBackCheckoutTry(paymentId: string): Promise<void>;
 }
 
 /** Returns of unmatched money on the bulk-transfer rail, beside withdrawals and live refunds. */

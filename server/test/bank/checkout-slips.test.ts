@@ -98,6 +98,24 @@ describe('"I have paid" on the checkout page', () => {
     expect(await paymentStatus(stuck.payment_id)).toBe('pending');
   });
 
+  it('gives the try back when the bank cannot be asked: six slips sent during an outage leave all five tries', async () => {
+    const stuck = await stuckPayment(6000);
+    const customer = await customerAt(stuck.checkout_url);
+    live.bank.knobs.inquiryDown = true;
+    try {
+      for (let i = 0; i < 6; i++) {
+        const during = await customer.send(await slipPng(stuck.slip));
+        expect(during.status).toBe(503);
+        expect(messageOf(during.text)).toContain('5 tries left.');
+      }
+    } finally {
+      live.bank.knobs.inquiryDown = false;
+    }
+    const after = await customer.send(await slipPng(stuck.slip));
+    expect(after.status).toBe(303);
+    expect(await paymentStatus(stuck.payment_id)).toBe('succeeded');
+  });
+
   it('refuses a form without its token (nothing counted), and counts tries exactly when slips arrive at once', async () => {
     const stuck = await stuckPayment(7000);
     const customer = await customerAt(stuck.checkout_url);

@@ -78,4 +78,7 @@ export const slipVerificationRepository = (db: Db): SlipVerificationRepository =
     const row = (result.rows as { tries: number }[])[0];
     return row ? Number(row.tries) : null;
   },
+  async giveBackCheckoutTry(paymentId) {
+    await db('checkout_slip_tries').where({ payment_id: paymentId }).where('tries', '>', 0).decrement('tries', 1);
+  },
 });
