@@ -355,7 +355,8 @@ const th = {
     issued: 'ออกตัวอย่างใบกำกับภาษี {serial} แล้ว',
     no_fees: 'ยังออกไม่ได้: เดือนนี้ยังไม่มีค่าธรรมเนียม ใบกำกับภาษีออกให้ค่าธรรมเนียมของเดือน',
     no_tax_details: 'ยังออกไม่ได้: ใส่เลขประจำตัวผู้เสียภาษีและที่อยู่ของร้านก่อน',
-    invalid_tax_details: 'ข้อมูลภาษีใช้ไม่ได้: เลขประจำตัวผู้เสียภาษี 13 หลักที่หลักสุดท้ายตรวจสอบถูกต้อง สาขา 5 หลัก (00000 สำนักงานใหญ่) ที่อยู่ 1 ถึง 300 ตัวอักษร',
+    invalid_tax_details:
+      'ข้อมูลภาษีใช้ไม่ได้: เลขประจำตัวผู้เสียภาษี 13 หลักที่หลักสุดท้ายตรวจสอบถูกต้อง สาขา 5 หลัก (00000 สำนักงานใหญ่) ที่อยู่ 1 ถึง 300 ตัวอักษร',
     taxDetailsIntro: 'ร้านทดสอบใส่ข้อมูลภาษีของร้านเองได้ ใช้กับตัวอย่างเท่านั้น ร้านจริงผู้ให้บริการเป็นผู้บันทึก',
     taxId: 'เลขประจำตัวผู้เสียภาษี (13 หลัก)',
     address: 'ที่อยู่ตามใบทะเบียน',
@@ -735,7 +736,8 @@ const en: Messages = {
     issued: 'Specimen {serial} issued.',
     no_fees: 'Not yet: this month has no fees so far, and a tax invoice is for the month’s fees.',
     no_tax_details: 'Not yet: give the merchant’s tax id and address first.',
-    invalid_tax_details: 'These tax details cannot be used: a 13-digit tax id whose last digit checks, a 5-digit branch (00000: head office), an address of 1 to 300 characters',
+    invalid_tax_details:
+      'These tax details cannot be used: a 13-digit tax id whose last digit checks, a 5-digit branch (00000: head office), an address of 1 to 300 characters',
     taxDetailsIntro: 'A test merchant gives its own tax details here, for specimens only; a live merchant’s are recorded by the operator.',
     taxId: 'Tax id (13 digits)',
     address: 'Registered address',
