@@ -8,12 +8,15 @@ import { BankUnavailableError, type SlipBank, type SlipInput } from '../ports/ba
 import type { Repositories } from '../ports/repositories.js';
 import { applyBankTransaction, applyBankTransactionIn, reportApplied, type AppliedBankTransaction } from './bank-payments.js';
 import { retrievePayment } from './queries.js';
+import { retrieveTill } from './tills.js';
 import type { Services } from './services.js';
 
 export interface SlipRequest {
   slip: SlipInput;
   /** The payment the slip should pay. */
   paymentId?: string;
+  /** The till the slip should pay at: a payment taken at it, or money for its static QR. */
+  tillId?: string;
   /** The amount expected, in satang. */
   amount?: Satang;
 }
@@ -66,6 +69,7 @@ async function tillReceiverOf(s: Services, merchant: Merchant, listed: BankTrans
 export async function verifySlip(s: Services, merchant: Merchant, request: SlipRequest): Promise<SlipVerification> {
   const slip = await s.slips.read(request.slip);
   const named = request.paymentId === undefined ? null : await retrievePayment(s, merchant, request.paymentId);
+  const till = request.tillId === undefined ? null : await retrieveTill(s, merchant, request.tillId);
   const bank = slipBankOf(s, merchant);
   let listed: BankTransaction | null;
   try {
@@ -75,7 +79,8 @@ export async function verifySlip(s: Services, merchant: Merchant, request: SlipR
     throw error;
   }
   const receiver = listed ? await receiverOf(s, merchant, bank, listed) : null;
-  const payment = receiver && receiver.kind !== 'elsewhere' && (named === null || named.id === receiver.payment.id) ? receiver.payment : null;
+  const fits = (paid: Payment) => (named === null || named.id === paid.id) && (till === null || till.id === paid.tillId);
+  const payment = receiver && receiver.kind !== 'elsewhere' && fits(receiver.payment) ? receiver.payment : null;
   const amount = listed ? parseBankAmount(listed.amount) : null;
   const facts: SlipFacts = {
     known: listed !== null,

@@ -149,6 +149,15 @@ describe("a slip of a till's static payment", () => {
     expect((await verify({ payload: slip, amount: 9900 })).body).toMatchObject({ status: 'verified', payment_id: payment!.payment_id });
     expect(await tillPayments(till.till_id)).toHaveLength(1);
   });
+
+  it('named by till_id verifies only at that till; another till is wrong_receiver, an unknown one 404 till_not_found', async () => {
+    const [till, elsewhere] = [await createTill('Slip counter 3'), await createTill('Slip counter 4')];
+    const { slip } = await payTill(till.static_qr.qr_data, '42.00', false);
+    expectEnvelope(await verify({ payload: slip, till_id: 'till_unknown' }), 404, 'till_not_found');
+    expect((await verify({ payload: slip, till_id: elsewhere.till_id })).body).toMatchObject({ status: 'wrong_receiver', payment_id: null });
+    const [payment] = await tillPayments(till.till_id);
+    expect((await verify({ payload: slip, till_id: till.till_id })).body).toMatchObject({ status: 'verified', amount: 4200, payment_id: payment!.payment_id });
+  });
 });
 
 describe('a slip that cannot be read', () => {

@@ -62,7 +62,7 @@ export function slipRoutes(s: Services): Router {
       );
       return followedBy(interrupted, async () => {
         try {
-          const verification = await verifySlip(s, merchant, { slip, paymentId: body.payment_id, amount: body.amount });
+          const verification = await verifySlip(s, merchant, { slip, paymentId: body.payment_id, tillId: body.till_id, amount: body.amount });
           return jsonResponse(200, toSlipVerificationBody(verification));
         } catch (error) {
           if (error instanceof DomainError) return errorResponse(error, requestId);
