@@ -41,7 +41,7 @@ describe('"I have paid" on a phone', { timeout: 180_000 }, () => {
       expect(await page.getAttribute('#checkout', 'data-status')).toBe('pending');
       await page.click('#slip summary');
       await page.setInputFiles('#slip-file', { name: 'slip.png', mimeType: 'image/png', buffer: stuck.slipPng });
-      await screenshot(page, 'checkout-slip-390');
+      await screenshot(page, 'checkout-slip-390', { docs: true });
       await page.click('#send-slip');
       await page.waitForSelector('#checkout[data-status="succeeded"]');
       expect(await page.textContent('#status')).toBe('ชำระเงินสำเร็จ ขอบคุณค่ะ');

@@ -25,7 +25,7 @@ describe('Check a slip on Receive, in a phone’s browser', { timeout: 180_000 }
       await expect(verdict.getAttribute('data-status')).resolves.toBe('verified');
       expect(await page.locator('#verdict-title').textContent()).toBe('สลิปถูกต้อง');
       expect(await page.locator('#slip-amount').textContent()).toBe('฿89.50');
-      await screenshot(page, 'slip-verified-390');
+      await screenshot(page, 'slip-verified-390', { docs: true });
       await expectSoundPage(page, traffic, 'a verified slip', { origin: server.url });
 
       // The same slip again, by the same form on the verdict's page: used before.
