@@ -135,6 +135,8 @@ interface Measured {
   /** WAL PostgreSQL wrote per answered request while this run went (bytes, records). */
   walBytes: number;
   walRecords: number;
+  /** Write system calls of the target's process per answered request (sockets and pipes alike; /proc/PID/io). */
+  writes: number;
 }
 
 let keyCounter = 0;
@@ -158,6 +160,15 @@ function cpuMsOf(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime and stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/** Write system calls a process has made (Linux /proc; 0 elsewhere). */
+function writeCallsOf(pid: number): number {
+  try {
+    return Number(/syscw:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
   } catch {
     return 0;
   }
@@ -189,6 +200,7 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
   let rssMiB = rssMiBOf(endpoint.pid);
   const cpuBefore = cpuMsOf(endpoint.pid);
   const walBefore = await walSoFar();
+  const writesBefore = writeCallsOf(endpoint.pid);
   const sampler = setInterval(() => (rssMiB = Math.max(rssMiB, rssMiBOf(endpoint.pid))), 250);
   const result = await autocannon({
     url: endpoint.base,
@@ -216,6 +228,7 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
     cpuMs,
     walBytes: (walAfter.bytes - walBefore.bytes) / answered,
     walRecords: (walAfter.records - walBefore.records) / answered,
+    writes: (writeCallsOf(endpoint.pid) - writesBefore) / answered,
   };
 }
 
@@ -278,12 +291,27 @@ function summarize(results: Measured[], scenario: ScenarioName, target: TargetNa
     cpuMs: median(runs.map((r) => r.cpuMs)),
     walBytes: median(runs.map((r) => r.walBytes)),
     walRecords: median(runs.map((r) => r.walRecords)),
+    writes: median(runs.map((r) => r.writes)),
   };
 }
 
 function report(results: Measured[]): void {
-  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS MiB', 'CPU ms/req', 'WAL B/req', 'WAL rec/req'];
-  const widths = [10, 9, 9, 7, 7, 9, 8, 7, 8, 10, 9, 11];
+  const header = [
+    'scenario',
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'requests',
+    'non-2xx',
+    'errors',
+    'RSS MiB',
+    'CPU ms/req',
+    'WAL B/req',
+    'WAL rec/req',
+    'writes/req',
+  ];
+  const widths = [10, 9, 9, 7, 7, 9, 8, 7, 8, 10, 9, 11, 10];
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : pad(cell, widths[i]!))).join('  ');
   console.log(
     `\n${options.connections} connections, ${options.seconds} s per run after ${options.warmup} s warm-up, server node ${[...options.serverNodeArgs, options.serverEntry].join(' ')} WEBHOOK_DISPATCHER=${options.dispatcher}`,
@@ -311,6 +339,7 @@ function report(results: Measured[]): void {
           fmt(r.cpuMs, 2),
           fmt(r.walBytes),
           fmt(r.walRecords, 1),
+          fmt(r.writes, 1),
         ]),
       );
   }
