@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -8,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
 import { bankSettings, scbEnv } from '../support/bank.js';
 import { apiClient, type ApiClient } from '../support/http.js';
-import { launchBrowser, mobileContext, recordTraffic, screenshot } from '../support/browser.js';
+import { launchBrowser, mobileContext, recordTraffic, screenshot, axeViolations } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 // One browser and one server for the whole file: a browser costs seconds to start on a 2-core machine.
@@ -104,7 +103,7 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     expect(traffic.requests.some((url) => url.includes('noto-sans-thai-thai-400-normal.woff2'))).toBe(true);
     expect(traffic.errors).toEqual([]); // no CSP refusal, no script error
 
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = { violations: await axeViolations(page) };
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await screenshot(page, 'checkout-th-pending-mobile');
     await page.context().close();

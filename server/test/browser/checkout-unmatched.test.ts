@@ -1,6 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mobileContext, recordTraffic, screenshot, usingBrowser } from '../support/browser.js';
+import { mobileContext, recordTraffic, screenshot, usingBrowser, axeViolations } from '../support/browser.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 
 let live: LiveBank;
@@ -43,7 +42,7 @@ it.each([
     expect(await page.locator('#qr').isHidden()).toBe(true);
     // Only the refused stream may show up as an error: the script itself throws nothing.
     expect(traffic.errors.filter((e) => !(refuseStream && /status of 503/.test(e)))).toEqual([]);
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const violations = await axeViolations(page);
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     await screenshot(page, `checkout-${lang}-unmatched-mobile`);
     await context.close();

@@ -1,8 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paid, payoutAccount } from '../balance/fixtures.js';
-import { recordTraffic, screenshot, usingBrowser } from '../support/browser.js';
+import { recordTraffic, screenshot, usingBrowser, axeViolations } from '../support/browser.js';
 import { dashboardMember, type DashboardMember } from '../support/dashboard.js';
 import { usingTestServer } from '../support/test-server.js';
 
@@ -36,7 +35,7 @@ async function expectSound({ page, traffic }: OpenPage, label: string): Promise<
   await page.evaluate(() => document.fonts.ready);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${label}: sideways scroll`).toBeLessThanOrEqual(0);
-  const axe = await new AxeBuilder({ page }).analyze();
+  const axe = { violations: await axeViolations(page) };
   expect(
     axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target).join(' ')}`),
     label,
