@@ -103,8 +103,8 @@ describe('the checkout page in a real browser', { timeout: 60_000 }, () => {
     expect(traffic.requests.some((url) => url.includes('noto-sans-thai-thai-400-normal.woff2'))).toBe(true);
     expect(traffic.errors).toEqual([]); // no CSP refusal, no script error
 
-    const axe = { violations: await axeViolations(page) };
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    const violations = await axeViolations(page);
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await screenshot(page, 'checkout-th-pending-mobile');
     await page.context().close();
   });

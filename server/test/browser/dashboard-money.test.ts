@@ -35,9 +35,9 @@ async function expectSound({ page, traffic }: OpenPage, label: string): Promise<
   await page.evaluate(() => document.fonts.ready);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${label}: sideways scroll`).toBeLessThanOrEqual(0);
-  const axe = { violations: await axeViolations(page) };
+  const violations = await axeViolations(page);
   expect(
-    axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target).join(' ')}`),
+    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target).join(' ')}`),
     label,
   ).toEqual([]);
   const origin = new URL(server.url).origin;
