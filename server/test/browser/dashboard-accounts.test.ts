@@ -1,14 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { inviteAsOperator } from '../../src/app/invitations.js';
-import { screenshot, usingBrowser, openPage, expectSoundPage, type Traffic } from '../support/browser.js';
+import { PHONE, screenshot, usingBrowser, openPage, expectSoundPage, type Traffic } from '../support/browser.js';
 import { dashboardMember, totpCode } from '../support/dashboard.js';
 import { usingTestServer } from '../support/test-server.js';
 
 const { server } = usingTestServer();
 const browser = usingBrowser();
 
-const phone = (locale = 'th-TH') => browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
+const phone = (locale = 'th-TH') => browser.newContext({ ...PHONE, locale });
 const desktop = (locale = 'th-TH') => browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
 
 // A refused form is answered 401 or 422 on purpose, which Chrome logs; anything else (a CSP refusal, a script error) counts.

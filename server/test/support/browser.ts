@@ -4,7 +4,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { launchChromium } from '../../src/adapters/documents/pdf-printer.js';
+import { PHONE } from './phone.js';
 import { sharedByFile } from './shared-by-file.js';
+
+export { PHONE };
 
 /** Screenshots land here (git-ignored) when SCREENSHOTS=1, for people to look at; tests never compare them, so a plain run takes none. */
 export const SCREENSHOTS_DIR = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
@@ -18,16 +21,9 @@ export const launchBrowser = (): Promise<Browser> => launchChromium(['--disable-
 /** One browser for the whole file: a browser costs seconds to start on a 2-core machine. */
 export const usingBrowser = (): Browser => sharedByFile('the browser', launchBrowser, (browser) => browser.close());
 
-/** A phone-sized context, as most customers open a checkout page. */
+/** A phone-sized context (PHONE), as most customers open a checkout page. */
 export const mobileContext = (browser: Browser, options: { locale?: string; javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> =>
-  browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: options.locale ?? 'th-TH',
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
-  });
+  browser.newContext({ ...PHONE, locale: options.locale ?? 'th-TH', javaScriptEnabled: options.javaScriptEnabled ?? true });
 
 /** Every URL the page asks for (documents, scripts, fonts, images, streams), and every console error or CSP refusal. */
 export function recordTraffic(page: Page): { requests: string[]; errors: string[] } {

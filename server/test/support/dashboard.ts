@@ -6,6 +6,7 @@ import { dashboardCookies } from '../../src/adapters/dashboard/cookies.js';
 import type { Role } from '../../src/domain/permissions.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { TestServer } from './test-server.js';
+import { PHONE } from './phone.js';
 
 /** The code an authenticator app shows for `secret` at `at` (RFC 6238: 6 digits, 30 s, SHA-1). */
 export const totpCode = (secret: string, at: Date): string =>
@@ -163,9 +164,7 @@ function memberOf(server: TestServer, member: Omit<DashboardMember, 'client' | '
     client,
     async browserContext(browser, options = {}) {
       const context = await browser.newContext(
-        options.desktop
-          ? { viewport: { width: 1280, height: 900 }, locale: options.locale ?? 'th-TH' }
-          : { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: options.locale ?? 'th-TH' },
+        options.desktop ? { viewport: { width: 1280, height: 900 }, locale: options.locale ?? 'th-TH' } : { ...PHONE, locale: options.locale ?? 'th-TH' },
       );
       await context.addCookies([{ name: SESSION_COOKIE, value: member.sessionId, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
       return context;
