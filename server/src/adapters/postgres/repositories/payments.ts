@@ -1,7 +1,6 @@
 import { paymentStatuses, type Payment } from '../../../domain/payment.js';
-import type { PaymentRepository } from '../../../ports/repositories.js';
-import type { PaymentFilter } from '../../../ports/repositories.js';
 import type { PageRequest } from '../../../domain/page.js';
+import type { PaymentFilter, PaymentRepository } from '../../../ports/repositories.js';
 import { definedOnly, newestAcross, pageOf, sendDirect, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
 
 interface PaymentRow {
