@@ -196,8 +196,16 @@ async function walSoFar(): Promise<{ bytes: number; records: number }> {
   }
 }
 
+/**
+ * A backend adds its WAL to pg_stat_wal at most once a second, and an idle one within a second: read after a pause,
+ * the figures hold all the WAL of the requests before (the warm-up's too) and none of the ones after.
+ */
+const STATS_SETTLE_MS = 1_500;
+const settled = () => new Promise((done) => setTimeout(done, STATS_SETTLE_MS));
+
 async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoint, seconds: number, round = 0): Promise<Measured> {
   let rssMiB = rssMiBOf(endpoint.pid);
+  await settled();
   const cpuBefore = cpuMsOf(endpoint.pid);
   const walBefore = await walSoFar();
   const writesBefore = writeCallsOf(endpoint.pid);
@@ -212,6 +220,7 @@ async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoi
   clearInterval(sampler);
   const answered = Math.max(1, result.requests.total);
   const cpuMs = (cpuMsOf(endpoint.pid) - cpuBefore) / answered;
+  await settled();
   const walAfter = await walSoFar();
   return {
     round,

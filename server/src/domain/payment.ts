@@ -2,7 +2,9 @@ import { DomainError } from './errors.js';
 import type { Mode } from './merchant.js';
 import type { Currency, Satang } from './money.js';
 
-export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'expired' | 'refunded';
+/** Every status a payment can have (the unfiltered payments list merges one index range per status). */
+export const paymentStatuses = ['pending', 'succeeded', 'failed', 'expired', 'refunded'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
 
 export interface Payer {
   clientName: string | null;

@@ -1,8 +1,11 @@
 import type { Currency, Satang } from './money.js';
 import type { Payment } from './payment.js';
 
-export type TransactionType = 'payment' | 'refund' | 'failed';
-export type TransactionStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
+/** Every type and status a transaction can have (the transactions list merges one index range per pair it does not filter on). */
+export const transactionTypes = ['payment', 'refund', 'failed'] as const;
+export const transactionStatuses = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+export type TransactionType = (typeof transactionTypes)[number];
+export type TransactionStatus = (typeof transactionStatuses)[number];
 
 export interface Transaction {
   id: string;

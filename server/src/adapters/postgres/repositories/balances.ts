@@ -174,6 +174,6 @@ export const balanceRepository = (db: Db): BalanceRepository => ({
             .where(matching)
             .sum<{ n: number | string | null }[]>({ n: 'n' })
             .then((rows) => Number(rows[0]?.n ?? 0));
-    return pageOf(db, 'balance_transactions', query, page, toEntry, total);
+    return pageOf(db, 'balance_transactions', query, page, toEntry, { total });
   },
 });

@@ -1,6 +1,7 @@
-import type { Payment } from '../../../domain/payment.js';
-import type { PaymentRepository } from '../../../ports/repositories.js';
-import { definedOnly, pageOf, sendDirect, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
+import { paymentStatuses, type Payment } from '../../../domain/payment.js';
+import type { PageRequest } from '../../../domain/page.js';
+import type { PaymentFilter, PaymentRepository } from '../../../ports/repositories.js';
+import { definedOnly, newestAcross, pageOf, sendDirect, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
 
 interface PaymentRow {
   id: string;
@@ -77,6 +78,32 @@ const newestFirst = [
   { column: 'id', order: 'desc' },
 ] as const;
 
+/**
+ * A merchant's payments that match a filter. Without a status or a till, every status is named: one index,
+ * payments_by_merchant_status, then serves a date range too (a range scan per status), as a list's count.
+ */
+function matching(db: Db, merchantId: string, filter: PaymentFilter) {
+  const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status, till_id: filter.tillId }));
+  if (!filter.status && !filter.tillId) void query.whereIn('status', paymentStatuses);
+  return whereCreatedWithin(query, filter);
+}
+
+/**
+ * The ids of a page of payments, newest first. A status or a till picks its index (payments_by_merchant_status,
+ * payments_by_till); without either, every status's part of payments_by_merchant_status is merged (migration
+ * 0028_one_list_index_each).
+ */
+function newestIds(db: Db, merchantId: string, filter: PaymentFilter, page: PageRequest, limit: number) {
+  if (filter.status || filter.tillId)
+    return matching(db, merchantId, filter)
+      .select('id')
+      .orderBy([...newestFirst])
+      .limit(limit)
+      .offset(page.offset);
+  const groups = paymentStatuses.map((status) => ({ merchant_id: merchantId, status }));
+  return newestAcross(db, 'payments', groups, filter, page, limit);
+}
+
 export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): PaymentRepository => ({
   async insert(payment) {
     await insert('payments', toRow(payment));
@@ -93,19 +120,12 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
     return row ? toPayment(row) : null;
   },
   async list(merchantId, filter, page) {
-    const query = db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status, till_id: filter.tillId }));
-    return pageOf(db, 'payments', whereCreatedWithin(query, filter), page, toPayment);
+    return pageOf(db, 'payments', matching(db, merchantId, filter), page, toPayment, { ids: newestIds(db, merchantId, filter, page, page.limit) });
   },
   async listNewest(merchantId, filter, page) {
-    const query = whereCreatedWithin(db('payments').where(definedOnly({ merchant_id: merchantId, status: filter.status, till_id: filter.tillId })), filter);
     // One row more than the page tells whether a next page exists; the ids come from the index first, as in pageOf.
-    const ids = query
-      .select('id')
-      .orderBy([...newestFirst])
-      .limit(page.limit + 1)
-      .offset(page.offset);
     const rows = await db<PaymentRow>('payments')
-      .whereIn('id', ids)
+      .whereIn('id', newestIds(db, merchantId, filter, page, page.limit + 1))
       .orderBy([...newestFirst]);
     return { items: rows.slice(0, page.limit).map(toPayment), more: rows.length > page.limit };
   },

@@ -47,7 +47,8 @@ const newestFirst = [
 
 /**
  * One page, newest first with ties broken by id descending, and the total of every match (counted unless the
- * caller knows it cheaper). The page's ids are found in the index first, so a deep offset never reads whole rows.
+ * caller knows it cheaper). The page's ids are found in the index first, so a deep offset never reads whole rows;
+ * a caller that finds them its own way (`newestAcross`) passes them.
  */
 export async function pageOf<Row, T>(
   db: Db,
@@ -55,25 +56,58 @@ export async function pageOf<Row, T>(
   filtered: Knex.QueryBuilder,
   page: PageRequest,
   toDomain: (row: Row) => T,
-  knownTotal?: Promise<number>,
+  known: { total?: Promise<number>; ids?: Knex.QueryBuilder } = {},
 ): Promise<Page<T>> {
-  const ids = filtered
-    .clone()
-    .select('id')
-    .orderBy([...newestFirst])
-    .limit(page.limit)
-    .offset(page.offset);
+  const ids =
+    known.ids ??
+    filtered
+      .clone()
+      .select('id')
+      .orderBy([...newestFirst])
+      .limit(page.limit)
+      .offset(page.offset);
   const [rows, total] = await Promise.all([
     db(table)
       .whereIn('id', ids)
       .orderBy([...newestFirst]),
-    knownTotal ??
+    known.total ??
       filtered
         .clone()
         .count<{ count: number }[]>({ count: '*' })
         .then((counted) => Number(counted[0]?.count ?? 0)),
   ]);
   return { items: (rows as Row[]).map(toDomain), total };
+}
+
+/**
+ * The ids of one page of a merchant's rows, newest first, from ONE index that leads with the merchant and then the
+ * columns a list filters on (a status, a kind, a type and a status), followed by (created_at DESC, id DESC). Each of
+ * `groups` (the merchant and one value of each such column) is read newest first from that index, at most offset +
+ * limit entries, and PostgreSQL merges the groups in order (a Merge Append), so a page costs what it cost with an
+ * index per filter, at a million rows as at a hundred, while each written row pays for one index entry instead of one
+ * per filter. A group with no rows costs one index descent. Every value the column can hold must be in a group:
+ * the callers take them from the domain's lists.
+ */
+export function newestAcross(
+  db: Db,
+  table: string,
+  groups: Record<string, unknown>[],
+  range: DateRange,
+  page: PageRequest,
+  limit = page.limit,
+): Knex.QueryBuilder {
+  const newest = (group: Record<string, unknown>) =>
+    whereCreatedWithin(db(table).where(group), range)
+      .select('id', 'created_at')
+      .orderBy([...newestFirst])
+      .limit(page.offset + limit);
+  const merged = db.queryBuilder().unionAll(groups.map(newest), true);
+  return db
+    .select('id')
+    .from(merged.as('newest'))
+    .orderBy([...newestFirst])
+    .limit(limit)
+    .offset(page.offset);
 }
 
 /** Drops undefined filter values so knex never sees them. */

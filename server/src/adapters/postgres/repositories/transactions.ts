@@ -1,6 +1,6 @@
-import type { Transaction } from '../../../domain/transaction.js';
+import { transactionStatuses, transactionTypes, type Transaction } from '../../../domain/transaction.js';
 import type { TransactionRepository } from '../../../ports/repositories.js';
-import { definedOnly, pageOf, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
+import { definedOnly, newestAcross, pageOf, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
 
 interface TransactionRow {
   id: string;
@@ -47,11 +47,18 @@ export const transactionRepository = (db: Db, insert: Insert = insertNow(db)): T
     await db('transactions').where({ refund_id: refundId }).update({ status });
   },
   async list(merchantId, filter, page) {
-    const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
-    const query = whereCreatedWithin(db('transactions').where(matching), filter);
+    // Every type and status not filtered on is named: the one index, transactions_by_merchant_type_status (migration
+    // 0028_one_list_index_each), then serves a date range too, a range scan per pair, as for a count.
+    const types = filter.type ? [filter.type] : transactionTypes;
+    const statuses = filter.status ? [filter.status] : transactionStatuses;
+    const query = whereCreatedWithin(db('transactions').where({ merchant_id: merchantId }).whereIn('type', types).whereIn('status', statuses), filter);
     // Without a date range the total is the sum of the maintained counts (migration 0012_count_changes), not a count of every row.
+    const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
     const counted = filter.startDate || filter.endDate ? undefined : db('transaction_totals').where(matching).sum<{ n: number | string | null }[]>({ n: 'n' });
     const total = counted?.then((rows) => Number(rows[0]?.n ?? 0));
-    return pageOf(db, 'transactions', query, page, toTransaction, total);
+    // A filter on both reads the index directly; otherwise every (type, status) pair it allows is merged.
+    const groups = types.flatMap((type) => statuses.map((status) => ({ merchant_id: merchantId, type, status })));
+    const ids = groups.length > 1 ? newestAcross(db, 'transactions', groups, filter, page) : undefined;
+    return pageOf(db, 'transactions', query, page, toTransaction, { total, ids });
   },
 });
