@@ -2,20 +2,35 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { sendDirect, type Insert } from './repositories/query.js';
 
-/** Statement names by shape, so that the hot path hashes a statement's text only the first time it sees it. */
-const names = new Map<string, string>();
-const MAX_NAMES = 1_000;
-
-/** Named, so each PostgreSQL connection parses and plans a statement of this shape once. */
-function statementNameOf(sql: string): string {
-  let name = names.get(sql);
-  if (name === undefined) {
-    name = `held_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    if (names.size >= MAX_NAMES) names.clear();
-    names.set(sql, name);
-  }
-  return name;
+/** A held statement's shape so far (its gate, then each row's table and the columns it gives), and the statement once built. */
+interface Shape {
+  next: Map<string, Shape>;
+  statement?: { sql: string; name: string };
 }
+
+/**
+ * Statements by shape, found by walking the gate's text, each table and each column given, without building the
+ * statement's text: the hot path builds and names a statement only the first time it sees its shape (about 13 KB of
+ * strings a QR code otherwise). Bounded: a process that met more shapes than any service writes starts over.
+ */
+let shapes: Shape = { next: new Map() };
+let shapeCount = 0;
+const MAX_SHAPES = 1_000;
+/** Between one row and the next, so that a column cannot be read as the next row's table. */
+const END_OF_ROW = '\u0000';
+
+function step(shape: Shape, key: string): Shape {
+  let next = shape.next.get(key);
+  if (next === undefined) {
+    next = { next: new Map() };
+    shape.next.set(key, next);
+    shapeCount++;
+  }
+  return next;
+}
+
+/** Dates go as ISO 8601 text: PostgreSQL reads it as the same instant, and the driver's local-time formatter is dearer. */
+const parameter = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
 
 /** The head of a held statement: a query that yields a row when, and only when, the held rows may be written. */
 export interface Gate {
@@ -39,19 +54,36 @@ export class HeldInserts {
 
   /** Writes every held row unless the gate yields nothing; says whether it let them through. */
   async commit(knex: Knex, gate: Gate = open): Promise<boolean> {
+    if (shapeCount > MAX_SHAPES) [shapes, shapeCount] = [{ next: new Map() }, 0];
     const values: unknown[] = [...gate.bindings];
-    const placeholder = () => `$${values.length}`;
-    const inserts = this.held.map(({ table, row }, n) => {
-      const columns = Object.entries(row).filter(([, value]) => value !== undefined);
-      const names = columns.map(([column]) => `"${column}"`).join(', ');
-      const selected = columns.map(([, value]) => (values.push(value), placeholder())).join(', ');
-      return `, row_${n} AS (INSERT INTO "${table}" (${names}) SELECT ${selected} FROM gate)`;
-    });
-    let bound = 0;
-    const gateSql = gate.sql.replace(/\?/g, () => `$${++bound}`);
-    const sql = `WITH gate AS (${gateSql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`;
-    const name = statementNameOf(sql);
-    const [result] = await sendDirect<{ passed: number }>(knex, sql, values, name);
+    let shape = step(shapes, gate.sql);
+    for (const { table, row } of this.held) {
+      shape = step(shape, table);
+      const fields = row as Record<string, unknown>;
+      for (const column in fields) {
+        const value = fields[column];
+        if (value === undefined) continue;
+        shape = step(shape, column);
+        values.push(parameter(value));
+      }
+      shape = step(shape, END_OF_ROW);
+    }
+    shape.statement ??= this.statement(gate);
+    const [result] = await sendDirect<{ passed: number }>(knex, shape.statement.sql, values, shape.statement.name);
     return result!.passed > 0;
+  }
+
+  /** The statement of this shape: each row selected from the gate, `$n` placeholders in the order `commit` gives the values. */
+  private statement(gate: Gate): { sql: string; name: string } {
+    let bound = gate.bindings.length;
+    const inserts = this.held.map(({ table, row }, n) => {
+      const columns = Object.keys(row).filter((column) => (row as Record<string, unknown>)[column] !== undefined);
+      const selected = columns.map(() => `$${++bound}`).join(', ');
+      return `, row_${n} AS (INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) SELECT ${selected} FROM gate)`;
+    });
+    let gateBound = 0;
+    const gateSql = gate.sql.replace(/\?/g, () => `$${++gateBound}`);
+    const sql = `WITH gate AS (${gateSql})${inserts.join('')} SELECT count(*)::int AS passed FROM gate`;
+    return { sql, name: `held_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}` };
   }
 }
