@@ -32,6 +32,8 @@ export interface Config {
   requestBodyTimeoutMs: number;
   /** Serve GET /metrics on the API port (METRICS=on), and/or on a port of its own (METRICS_PORT). */
   metrics: { onApiPort: boolean; port: number | null };
+  /** PASSWORD_HASH_COST: scrypt's N as a power of two for new dashboard passwords (15, about 50 ms a hash); lower only for test suites. */
+  passwordHashCost: number;
   /** WEB_CONCURRENCY: how many server processes `npm start` runs on the one port (node:cluster); 1: this process serves. */
   webConcurrency: number;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (addresses, CIDR ranges); none by default. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestBodyTimeoutMs: integer(env, 'REQUEST_BODY_TIMEOUT_MS', 10_000, 1, 600_000),
     metrics: { onApiPort: flag(env, 'METRICS', false, ['on', 'off']), port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null },
     webConcurrency: webConcurrency(env),
+    passwordHashCost: integer(env, 'PASSWORD_HASH_COST', 15, 10, 20),
     operator: operatorOf(env),
     trustProxy: trustedProxies(env.TRUST_PROXY ?? ''),
   };

@@ -152,7 +152,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
       },
-      accounts: { passwords: scryptPasswords, secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
+      accounts: { passwords: scryptPasswords(config.passwordHashCost), secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       operator: config.operator,
       taxInvoicePdf: taxInvoiceRenderer(pdfPrinter),
       statementPdf: statementRenderer(pdfPrinter),

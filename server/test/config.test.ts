@@ -17,6 +17,7 @@ describe('settings', () => {
       authFailureLimitPerSecond: 20,
       requestBodyTimeoutMs: 10_000,
       metrics: { onApiPort: false, port: null },
+      passwordHashCost: 15,
     });
   });
 
@@ -36,6 +37,7 @@ describe('settings', () => {
       METRICS: 'on',
       METRICS_PORT: '9464',
       CHECKOUT_STREAM_LIFETIME: '5m',
+      PASSWORD_HASH_COST: '12',
     });
     expect(config).toMatchObject({
       rateLimitPerSecond: 0,
@@ -43,6 +45,7 @@ describe('settings', () => {
       requestBodyTimeoutMs: 2500,
       metrics: { onApiPort: true, port: 9464 },
       checkoutStreamLifetimeMs: 300_000,
+      passwordHashCost: 12,
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -69,6 +72,8 @@ describe('settings', () => {
     ['REQUEST_BODY_TIMEOUT_MS', '0', /REQUEST_BODY_TIMEOUT_MS: '0' must be an integer from 1/],
     ['METRICS', 'true', /METRICS: 'true' must be 'on' or 'off'/],
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
+    ['PASSWORD_HASH_COST', '9', /PASSWORD_HASH_COST: '9' must be an integer from 10/],
+    ['PASSWORD_HASH_COST', '21', /PASSWORD_HASH_COST/],
     ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],
     ['CHECKOUT_STREAM_LIFETIME', 'forever', /CHECKOUT_STREAM_LIFETIME: 'forever' is not a duration/],
     ['DATABASE_URL', 'postgres://u@h1:5432,,h3/db', /DATABASE_URL: host 2 of 3 \(''\) is empty/],
