@@ -11,6 +11,10 @@ export default defineConfig({
     // Servers start from the run's migrated snapshot or template (server/test/support/migrated-start.ts).
     globalSetup: ['../server/test/support/global-setup.ts'],
     setupFiles: ['../scripts/lib/loopback-only.ts', '../scripts/lib/cpu-per-file.ts'],
+    // As the server's suite: files share their worker's loaded modules (the server, PGlite) and stop what they start
+    // (afterAll); two workers, one per core.
+    isolate: false,
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
