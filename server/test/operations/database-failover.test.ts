@@ -55,11 +55,18 @@ const newQrCode = (reference = newReference()): Promise<ApiResponse> =>
 const paymentsOn = async (server: PostgresServer, reference: string): Promise<number> =>
   (await server.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE reference = $1', [reference], DATABASE))[0]!.n;
 
-/** The service's backend waiting for the standby to confirm its COMMIT, once there is one. */
-async function backendWaitingForCommit(server: PostgresServer, database: string): Promise<number> {
+/**
+ * The service's backend waiting for the standby to confirm the COMMIT of `statement` (a LIKE pattern of the statement
+ * it ran last), once there is one: the server's own jobs wait too when they write (the count fold deletes the count
+ * changes a QR code wrote), and cutting one of theirs instead would leave the request waiting.
+ */
+async function backendWaitingForCommit(server: PostgresServer, database: string, statement: string): Promise<number> {
   let pid = 0;
-  await until(`a COMMIT waiting for synchronous replication in ${database}`, async () => {
-    const rows = await server.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event = 'SyncRep'", [database]);
+  await until(`a COMMIT of ${statement} waiting for synchronous replication in ${database}`, async () => {
+    const rows = await server.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event = 'SyncRep' AND query LIKE $2", [
+      database,
+      statement,
+    ]);
     pid = rows[0]?.pid ?? 0;
     return pid !== 0;
   });
@@ -119,11 +126,11 @@ describe('DATABASE_URL with several hosts (a primary and its streaming standby)'
         // The one-statement QR write, and a completion in a transaction: each COMMIT waits, then its connection is cut.
         const reference = newReference();
         const created = newQrCode(reference);
-        await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE)]);
+        await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE, 'WITH gate AS (%')]); // the QR code's one statement
         expectEnvelope(await created, 503, 'service_unavailable');
 
         const completed = api.post(`/Thai/v1/test/payments/${payable.body.payment_id}/succeed`, undefined, { idempotencyKey: `succeed-${reference}` });
-        await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE)]);
+        await first.query('SELECT pg_terminate_backend($1)', [await backendWaitingForCommit(first, DATABASE, 'COMMIT%')]); // its transaction's
         expectEnvelope(await completed, 503, 'service_unavailable');
 
         await commitsWaitForNobody(first, false);
