@@ -8,7 +8,8 @@ export default tseslint.config(
   {
     // Type-aware: a promise nobody awaits or catches, or one handed where nothing waits for it, is a bug here.
     files: ['**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // One program for every package (tsconfig.check.json, the one `npm run lint` type-checks), not one per package.
+    languageOptions: { parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
   },
   {

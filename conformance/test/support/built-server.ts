@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { freshPostgresDatabase } from './in-process.js';
+import { runCli } from '../../../server/test/support/cli-process.js';
+import { createTestDatabase, seedDataDir } from '../../../server/test/support/migrated-start.js';
 import { freePort } from './prism.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -20,14 +20,17 @@ export interface BuiltServer {
 
 /**
  * The service as deployed, in a process the kit does not start: `node server/dist/main.js` (the build), on PostgreSQL
- * when DATABASE_URL is set (a fresh database; the merchant made with the CLI, as an operator does), else on the embedded
- * database in a temporary data directory (the sandbox merchant the first start prints). Its dispatcher runs; private
- * webhook URLs are allowed (as on a staging deployment that the pact's loopback URLs must reach) unless told otherwise.
+ * when DATABASE_URL is set (a database of its own; the merchant made with the operator's CLI, as an operator does),
+ * else on the embedded database in a temporary data directory (the sandbox merchant the first start prints). Either
+ * database is a copy of the run's migrated one (server/test/support/migrated-start.ts): the kit checks the service, not
+ * its first migration, which the server's own tests run from zero (test/cli.test.ts, operations/built-server.test.ts).
+ * The CLI runs in this process (the function its bin calls), not through tsx. Its dispatcher runs; private webhook URLs
+ * are allowed (as on a staging deployment that the pact's loopback URLs must reach) unless told otherwise.
  */
 export async function startBuiltServer(options: { privateWebhookUrls?: boolean } = {}): Promise<BuiltServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'payment-qr-built-'));
-  const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const postgres = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL, { migrated: true }) : null;
   const env = {
     ...process.env,
     PORT: String(port),
@@ -40,28 +43,22 @@ export async function startBuiltServer(options: { privateWebhookUrls?: boolean }
   if (!postgres) delete env.DATABASE_URL;
   let apiKey = '';
   if (postgres) {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'server/src/cli/cli.ts',
-        'merchants',
-        'create',
-        '--name',
-        'QA merchant',
-        '--json',
-        '--bank-code',
-        '014',
-        '--account-number',
-        '1234567890',
-        '--account-name',
-        'QA merchant',
-      ],
-      { cwd: ROOT, env },
-    );
+    const made = [
+      'merchants',
+      'create',
+      '--name',
+      'QA merchant',
+      '--json',
+      '--bank-code',
+      '014',
+      '--account-number',
+      '1234567890',
+      '--account-name',
+      'QA merchant',
+    ];
+    const { stdout } = await runCli(made, { DATABASE_URL: postgres.url });
     apiKey = (JSON.parse(stdout) as { api_key: string }).api_key;
-  }
+  } else await seedDataDir(env.DATA_DIR);
   const child = spawn(process.execPath, ['server/dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

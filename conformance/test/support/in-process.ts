@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import pino from 'pino';
 import { LOCAL_BANK, LOCAL_CALLBACK_PATH, scbServiceEnv, startBankSimulator, type BankSimulator } from '../../../scripts/bank-simulator/simulator.js';
 import { createApiKey } from '../../../server/src/app/api-keys.js';
@@ -10,7 +8,7 @@ import { parsePermissions } from '../../../server/src/domain/permissions.js';
 import { bangkokMonthOf } from '../../../server/src/domain/statement.js';
 import { loadConfig } from '../../../server/src/config.js';
 import { startServer, type RunningServer } from '../../../server/src/main.js';
-import { migratedSnapshot } from '../../../server/test/support/migrated-start.js';
+import { createTestDatabase, migratedSnapshot } from '../../../server/test/support/migrated-start.js';
 import type { ManualClock, Target } from '../../src/target.js';
 
 export interface Service {
@@ -36,24 +34,6 @@ export function manualClock(start: Date): ManualClock {
   return { now: () => new Date(now), set: (at) => void (now = at.getTime()) };
 }
 
-/** On PostgreSQL each service gets a database of its own, dropped when it stops. */
-export async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `pqr_conformance_${randomBytes(6).toString('hex')}`;
-  const query = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await query(`CREATE DATABASE ${name}`);
-  const fresh = new URL(url);
-  fresh.pathname = `/${name}`;
-  return { url: fresh.toString(), drop: () => query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 const PAYOUT_ACCOUNT = { bankCode: '014', accountNumber: '1234567890', accountName: 'Noodle Shop Co., Ltd.' };
 /** Merchants pay no fee unless a check asks the operator for one (then 3 %, and tax details for their invoices). */
 const FEE_BPS = 300;
@@ -63,12 +43,13 @@ const OPERATOR = { OPERATOR_NAME: 'Payment QR Co., Ltd.', OPERATOR_ADDRESS: '1 S
 
 /**
  * The real service, started through its own composition root (startServer with a config): real adapters, a real
- * database (in-memory PGlite, or a fresh PostgreSQL database when DATABASE_URL is set), no response validation of its
+ * database (in-memory PGlite, or a PostgreSQL database of its own when DATABASE_URL is set, each a copy of the run's
+ * migrated snapshot or template: server/test/support/migrated-start.ts), no response validation of its
  * own, so the kit's checks are the only judge. The rate limit is on but out of reach, so its fields are on every answer.
  */
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
   const bank: BankSimulator | null = options.bank ? await startBankSimulator({ ...LOCAL_BANK }) : null;
-  const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
+  const postgres = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL, { migrated: true }) : null;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
