@@ -14,8 +14,9 @@ interface Shape {
  * strings a QR code otherwise). Bounded: a process that met more shapes than any service writes starts over.
  */
 let shapes: Shape = { next: new Map() };
-let shapeCount = 0;
-const MAX_SHAPES = 1_000;
+/** Statements built since the last start-over: each is one path of the tree, about 40 steps for a QR code. */
+let built = 0;
+const MAX_STATEMENTS = 1_000;
 /** Between one row and the next, so that a column cannot be read as the next row's table. */
 const END_OF_ROW = '\u0000';
 
@@ -24,7 +25,6 @@ function step(shape: Shape, key: string): Shape {
   if (next === undefined) {
     next = { next: new Map() };
     shape.next.set(key, next);
-    shapeCount++;
   }
   return next;
 }
@@ -54,7 +54,7 @@ export class HeldInserts {
 
   /** Writes every held row unless the gate yields nothing; says whether it let them through. */
   async commit(knex: Knex, gate: Gate = open): Promise<boolean> {
-    if (shapeCount > MAX_SHAPES) [shapes, shapeCount] = [{ next: new Map() }, 0];
+    if (built >= MAX_STATEMENTS) [shapes, built] = [{ next: new Map() }, 0];
     const values: unknown[] = [...gate.bindings];
     let shape = step(shapes, gate.sql);
     for (const { table, row } of this.held) {
@@ -68,7 +68,10 @@ export class HeldInserts {
       }
       shape = step(shape, END_OF_ROW);
     }
-    shape.statement ??= this.statement(gate);
+    if (shape.statement === undefined) {
+      shape.statement = this.statement(gate);
+      built++;
+    }
     const [result] = await sendDirect<{ passed: number }>(knex, shape.statement.sql, values, shape.statement.name);
     return result!.passed > 0;
   }
