@@ -1,5 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chromiumPdfPrinter } from '../../src/adapters/documents/pdf-printer.js';
+import { chromiumPdfPrinter, launchChromium } from '../../src/adapters/documents/pdf-printer.js';
 import { statementRenderer } from '../../src/adapters/documents/statement-pdf.js';
 import { taxInvoiceRenderer } from '../../src/adapters/documents/tax-invoice-pdf.js';
 import type { MonthlyStatement } from '../../src/domain/statement.js';
@@ -57,5 +60,19 @@ describe('one PDF printer for every document', () => {
 
     await printer.close();
     expect(pdfText(await taxInvoiceRenderer(printer).render(invoice), 'printer-after-close')).toContain('TIV-2026-000042');
+  });
+});
+
+describe('Chromium unpacked once', () => {
+  it('starts from a fresh temp directory for two launches at once: each unpacks into its own and one is kept', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pqr-unpack-'));
+    try {
+      const browsers = await Promise.all([launchChromium({ unpackRoot: root }), launchChromium({ unpackRoot: root })]);
+      await Promise.all(browsers.map((browser) => browser.close()));
+      expect(readdirSync(root)).toEqual([expect.stringMatching(/^payment-qr-chromium-[\d.]+$/)]);
+      expect(readdirSync(join(root, readdirSync(root)[0]!))).toContain('chromium');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

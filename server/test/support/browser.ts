@@ -16,7 +16,7 @@ export const SCREENSHOTS_DIR = new URL('../../test-artifacts/screenshots/', impo
  * Headless Chromium as the service prints with it, driven by playwright-core 1.57, whose protocol matches Chromium
  * 143, with the page's own security headers in force (the same-origin policy on).
  */
-export const launchBrowser = (): Promise<Browser> => launchChromium(['--disable-web-security']);
+export const launchBrowser = (): Promise<Browser> => launchChromium({ without: ['--disable-web-security'] });
 
 /** One browser for the whole file: a browser costs seconds to start on a 2-core machine. */
 export const usingBrowser = (): Browser => sharedByFile('the browser', launchBrowser, (browser) => browser.close());

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,27 +20,47 @@ export interface PdfPrinter {
 const EMULATED_GPU = ['--ignore-gpu-blocklist', '--in-process-gpu', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
 /**
- * The headless Chromium from @sparticuz/chromium (installed by `npm ci`, no download); it unpacks its binary into a
- * directory of its version under the temp directory, so that a stale binary of another version is never picked up. Its
- * modules load at the first document, not with every server, most of which never print one. `without` leaves more of
- * the package's default arguments out; '--single-process' always goes: such a Chromium dies when a context closes and
- * another opens; so does the emulated GPU (EMULATED_GPU).
+ * The headless Chromium from @sparticuz/chromium (installed by `npm ci`, no download), unpacked once into a directory of
+ * its version under `unpackRoot` (the temp directory), so that a stale binary of another version is never picked up. The
+ * package unpacks into the temp directory and takes a `chromium` file it finds there as done, even one another process
+ * is still writing (its launch then fails with ETXTBSY): so each process unpacks into a directory of its own and renames
+ * it into place, and the first to finish wins. Its modules load at the first document, not with every server, most of
+ * which never print one. `without` leaves more of the package's default arguments out; '--single-process' always goes:
+ * such a Chromium dies when a context closes and another opens; so does the emulated GPU (EMULATED_GPU).
  */
-export async function launchChromium(without: readonly string[] = []): Promise<Browser> {
+export async function launchChromium({ without = [], unpackRoot = tmpdir() }: { without?: readonly string[]; unpackRoot?: string } = {}): Promise<Browser> {
   const [{ default: chromium }, { chromium: playwright }] = await Promise.all([import('@sparticuz/chromium'), import('playwright-core')]);
   const version = (JSON.parse(readFileSync(require.resolve('@sparticuz/chromium').replace(/\/build\/.*$/, '/package.json'), 'utf8')) as { version: string })
     .version;
-  const unpackInto = join(tmpdir(), `payment-qr-chromium-${version}`);
-  mkdirSync(unpackInto, { recursive: true });
+  const unpacked = join(unpackRoot, `payment-qr-chromium-${version}`);
+  if (!existsSync(join(unpacked, 'chromium'))) await unpackInto(unpacked, () => chromium.executablePath());
+  const args = [...chromium.args.filter((arg) => arg !== '--single-process' && !EMULATED_GPU.includes(arg) && !without.includes(arg)), '--disable-gpu'];
+  return await playwright.launch({ executablePath: join(unpacked, 'chromium'), args, headless: true });
+}
+
+/**
+ * Runs `unpack` in a new directory beside `target`, then renames that to `target`. The package reads the temp directory
+ * only synchronously, when `executablePath()` is called (what it unpacks where), so TMPDIR is pointed at the new
+ * directory for that call alone: concurrent launches in one process never see each other's.
+ */
+async function unpackInto(target: string, unpack: () => Promise<string>): Promise<void> {
+  const own = mkdtempSync(`${target}.unpacking-`);
   const previous = process.env.TMPDIR;
-  process.env.TMPDIR = unpackInto;
+  process.env.TMPDIR = own;
+  let unpacking: Promise<string>;
   try {
-    const executablePath = await chromium.executablePath();
-    const args = [...chromium.args.filter((arg) => arg !== '--single-process' && !EMULATED_GPU.includes(arg) && !without.includes(arg)), '--disable-gpu'];
-    return await playwright.launch({ executablePath, args, headless: true });
+    unpacking = unpack();
   } finally {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
+  }
+  try {
+    if ((await unpacking) !== join(own, 'chromium')) throw new Error(`Chromium was not unpacked into ${own}`);
+    renameSync(own, target);
+  } catch (error) {
+    rmSync(own, { recursive: true, force: true });
+    // Another process (or call) renamed its own first: use that one.
+    if (!existsSync(join(target, 'chromium'))) throw error;
   }
 }
 
