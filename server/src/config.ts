@@ -18,6 +18,8 @@ export interface Config {
   /** HOT_ROUTES=off: the two hottest operations go through Express like the rest (README, "Performance"). */
   hotRoutes: boolean;
   expirySweepIntervalMs: number;
+  /** SANDBOX_PAYOUT_INTERVAL_MS: how often the sandbox payout rail moves test withdrawals on (each takes two of its steps). */
+  sandboxPayoutIntervalMs: number;
   logLevel: string;
   /** How long a succeeded payment's money stays pending before it can be withdrawn. */
   settlementDelayMs: number;
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDispatcher: flag(env, 'WEBHOOK_DISPATCHER', true, ['on', 'off']),
     hotRoutes: flag(env, 'HOT_ROUTES', true, ['on', 'off']),
     expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),
+    sandboxPayoutIntervalMs: integer(env, 'SANDBOX_PAYOUT_INTERVAL_MS', 500, 10, 60_000),
     logLevel: env.LOG_LEVEL || 'info',
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
     bank: bankConfig(env),

@@ -271,17 +271,15 @@ export function startBackgroundWork(runtime: Runtime): () => Promise<void> {
   };
 }
 
-const PAYOUT_TICK_MS = 500;
-
 /**
- * The sandbox payout rail's worker and the settling of matured credits: in every server and worker, whatever
- * WEBHOOK_DISPATCHER says (SKIP LOCKED and the balance row lock share the work).
+ * The sandbox payout rail's worker (every SANDBOX_PAYOUT_INTERVAL_MS) and the settling of matured credits: in every
+ * server and worker, whatever WEBHOOK_DISPATCHER says (SKIP LOCKED and the balance row lock share the work).
  */
 export function startPayoutWork(runtime: Runtime): () => Promise<void> {
   const { services } = runtime;
   // One after the other: a run never holds more than one pooled connection.
   const payOut = () => advanceSandboxPayouts(services).then(() => (services.settlementDelayMs > 0 ? settleMaturedCredits(services) : 0));
-  return repeat(payOut, PAYOUT_TICK_MS, (error) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'));
+  return repeat(payOut, runtime.config.sandboxPayoutIntervalMs, (error) => runtime.logger.warn({ err: error }, 'sandbox payouts failed; retrying'));
 }
 
 /** Count changes folded into the counters: in every server and worker, whatever WEBHOOK_DISPATCHER says. */

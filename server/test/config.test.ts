@@ -18,6 +18,7 @@ describe('settings', () => {
       requestBodyTimeoutMs: 10_000,
       metrics: { onApiPort: false, port: null },
       passwordHashCost: 15,
+      sandboxPayoutIntervalMs: 500,
     });
   });
 
@@ -38,6 +39,7 @@ describe('settings', () => {
       METRICS_PORT: '9464',
       CHECKOUT_STREAM_LIFETIME: '5m',
       PASSWORD_HASH_COST: '12',
+      SANDBOX_PAYOUT_INTERVAL_MS: '40',
     });
     expect(config).toMatchObject({
       rateLimitPerSecond: 0,
@@ -46,6 +48,7 @@ describe('settings', () => {
       metrics: { onApiPort: true, port: 9464 },
       checkoutStreamLifetimeMs: 300_000,
       passwordHashCost: 12,
+      sandboxPayoutIntervalMs: 40,
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -74,6 +77,7 @@ describe('settings', () => {
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
     ['PASSWORD_HASH_COST', '9', /PASSWORD_HASH_COST: '9' must be an integer from 10/],
     ['PASSWORD_HASH_COST', '21', /PASSWORD_HASH_COST/],
+    ['SANDBOX_PAYOUT_INTERVAL_MS', '5', /SANDBOX_PAYOUT_INTERVAL_MS: '5' must be an integer from 10/],
     ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],
     ['CHECKOUT_STREAM_LIFETIME', 'forever', /CHECKOUT_STREAM_LIFETIME: 'forever' is not a duration/],
     ['DATABASE_URL', 'postgres://u@h1:5432,,h3/db', /DATABASE_URL: host 2 of 3 \(''\) is empty/],
