@@ -1,5 +1,6 @@
 import { parseTrustedProxies, type TrustedProxies } from './adapters/pages/client-address.js';
 import { databaseHosts, DatabaseUrlError } from './adapters/postgres/hosts.js';
+import { EMBEDDED_SHARED_BUFFERS } from './adapters/postgres/database.js';
 import { maskedUrl } from './adapters/system/masked-url.js';
 import { HEAD_OFFICE, isValidBranch, isValidTaxId, type TaxParty } from './domain/tax-invoice.js';
 
@@ -18,6 +19,8 @@ export interface Config {
   /** HOT_ROUTES=off: the two hottest operations go through Express like the rest (README, "Performance"). */
   hotRoutes: boolean;
   expirySweepIntervalMs: number;
+  /** EMBEDDED_SHARED_BUFFERS: PostgreSQL's shared_buffers for the embedded database (128MB, PGlite's; kB, MB or GB). */
+  embeddedSharedBuffers: string;
   /** SANDBOX_PAYOUT_INTERVAL_MS: how often the sandbox payout rail moves test withdrawals on (each takes two of its steps). */
   sandboxPayoutIntervalMs: number;
   logLevel: string;
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDispatcher: flag(env, 'WEBHOOK_DISPATCHER', true, ['on', 'off']),
     hotRoutes: flag(env, 'HOT_ROUTES', true, ['on', 'off']),
     expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),
+    embeddedSharedBuffers: memorySize(env, 'EMBEDDED_SHARED_BUFFERS', EMBEDDED_SHARED_BUFFERS),
     sandboxPayoutIntervalMs: integer(env, 'SANDBOX_PAYOUT_INTERVAL_MS', 500, 10, 60_000),
     logLevel: env.LOG_LEVEL || 'info',
     settlementDelayMs: parseDuration(env.SETTLEMENT_DELAY || '0', 'SETTLEMENT_DELAY'),
@@ -146,6 +150,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operator: operatorOf(env),
     trustProxy: trustedProxies(env.TRUST_PROXY ?? ''),
   };
+}
+
+/** A size as PostgreSQL writes one in its settings: a whole number of kB, MB or GB, from 128kB (16 pages) to 16GB. */
+function memorySize(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const text = env[name] || fallback;
+  const match = /^(\d+)(kB|MB|GB)$/.exec(text);
+  const kB = match ? Number(match[1]) * { kB: 1, MB: 1024, GB: 1024 * 1024 }[match[2] as 'kB' | 'MB' | 'GB'] : NaN;
+  if (!(kB >= 128 && kB <= 16 * 1024 * 1024)) throw new ConfigError(`${name}: '${text}' must be a size from 128kB to 16GB, written like 16MB (kB, MB or GB).`);
+  return text;
 }
 
 function trustedProxies(text: string): TrustedProxies {

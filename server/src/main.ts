@@ -113,7 +113,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
     const db = await openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir, snapshot: overrides.embeddedSnapshot },
+        : { kind: 'embedded', dataDir: inMemory ? null : config.dataDir, snapshot: overrides.embeddedSnapshot, sharedBuffers: config.embeddedSharedBuffers },
     ).catch((error: unknown) => {
       if (!(error instanceof DatabaseUnreachableError)) throw error;
       throw new ConfigError(`DATABASE_URL: the database at ${maskedUrl(config.databaseUrl ?? '')} cannot be reached (${error.message}).`);

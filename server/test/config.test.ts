@@ -19,6 +19,7 @@ describe('settings', () => {
       metrics: { onApiPort: false, port: null },
       passwordHashCost: 15,
       sandboxPayoutIntervalMs: 500,
+      embeddedSharedBuffers: '128MB',
     });
   });
 
@@ -40,6 +41,7 @@ describe('settings', () => {
       CHECKOUT_STREAM_LIFETIME: '5m',
       PASSWORD_HASH_COST: '12',
       SANDBOX_PAYOUT_INTERVAL_MS: '40',
+      EMBEDDED_SHARED_BUFFERS: '1GB',
     });
     expect(config).toMatchObject({
       rateLimitPerSecond: 0,
@@ -49,6 +51,7 @@ describe('settings', () => {
       checkoutStreamLifetimeMs: 300_000,
       passwordHashCost: 12,
       sandboxPayoutIntervalMs: 40,
+      embeddedSharedBuffers: '1GB',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -77,6 +80,9 @@ describe('settings', () => {
     ['METRICS_PORT', 'http', /METRICS_PORT: 'http' must be an integer/],
     ['PASSWORD_HASH_COST', '9', /PASSWORD_HASH_COST: '9' must be an integer from 10/],
     ['PASSWORD_HASH_COST', '21', /PASSWORD_HASH_COST/],
+    ['EMBEDDED_SHARED_BUFFERS', '16', /EMBEDDED_SHARED_BUFFERS: '16' must be a size/],
+    ['EMBEDDED_SHARED_BUFFERS', '64kB', /EMBEDDED_SHARED_BUFFERS: '64kB' must be a size from 128kB/],
+    ['EMBEDDED_SHARED_BUFFERS', '16mb', /EMBEDDED_SHARED_BUFFERS/],
     ['SANDBOX_PAYOUT_INTERVAL_MS', '5', /SANDBOX_PAYOUT_INTERVAL_MS: '5' must be an integer from 10/],
     ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],
     ['CHECKOUT_STREAM_LIFETIME', 'forever', /CHECKOUT_STREAM_LIFETIME: 'forever' is not a duration/],

@@ -38,6 +38,7 @@ export async function startBuiltServer(options: { privateWebhookUrls?: boolean }
     DATA_DIR: join(dataDir, 'pglite'),
     WEBHOOK_ALLOW_PRIVATE_URLS: String(options.privateWebhookUrls ?? true),
     LOG_LEVEL: 'warn',
+    EMBEDDED_SHARED_BUFFERS: '16MB', // a smaller buffer pool to clear at start (server/test/support/test-server.ts)
     SANDBOX_PAYOUT_INTERVAL_MS: '50', // the kit's paid-out withdrawals in about 0.1 s, not 1 s
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   };

@@ -59,6 +59,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Webhook URLs in the pacts point at 127.0.0.1: no DNS, no public host needed (the documented test setting).
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     RATE_LIMIT_PER_SECOND: '1000000',
+    EMBEDDED_SHARED_BUFFERS: '16MB', // a smaller buffer pool to clear at start (server/test/support/test-server.ts)
     SANDBOX_PAYOUT_INTERVAL_MS: '50', // the kit's paid-out withdrawals in about 0.1 s, not 1 s
     ...OPERATOR,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),

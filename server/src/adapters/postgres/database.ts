@@ -11,8 +11,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  /** dataDir null: in memory (tests). `snapshot`: a data directory PGlite dumped (`dumpDataDir`) that a new database starts from, instead of an empty one. */
-  | { kind: 'embedded'; dataDir: string | null; snapshot?: Blob };
+  /**
+   * dataDir null: in memory (tests). `snapshot`: a data directory PGlite dumped (`dumpDataDir`) that a new database
+   * starts from, instead of an empty one. `sharedBuffers`: PostgreSQL's shared_buffers (EMBEDDED_SHARED_BUFFERS).
+   */
+  | { kind: 'embedded'; dataDir: string | null; snapshot?: Blob; sharedBuffers?: string };
 
 export interface Database {
   knex: Knex;
@@ -35,7 +38,7 @@ function reasonOf(error: unknown): string {
 
 /** Opens PostgreSQL through `pg`, or the embedded PGlite, and brings the schema up to date. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const database = target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : await openEmbedded(target.dataDir, target.snapshot);
+  const database = target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : await openEmbedded(target);
   try {
     if (database.kind === 'postgres') await reachable(database.knex);
     await migrateToLatest(database.knex, database.kind === 'postgres');
@@ -95,19 +98,18 @@ function openPostgres(url: string, poolSize: number): Database {
   };
 }
 
-async function openEmbedded(dataDir: string | null, snapshot: Blob | undefined): Promise<Database> {
+async function openEmbedded({ dataDir, snapshot, sharedBuffers = EMBEDDED_SHARED_BUFFERS }: Extract<DatabaseTarget, { kind: 'embedded' }>): Promise<Database> {
   // A data directory made before keeps its data; a new one starts from the snapshot when there is one.
   const startsFromSnapshot = snapshot && !(dataDir && existsSync(join(dataDir, 'PG_VERSION')));
-  const knex = knexFactory({
-    // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite in memory.
-    client: (await import('knex-pglite')).default,
-    dialect: 'postgres',
-    connection: startsFromSnapshot
-      ? { pglite: new (await import('@electric-sql/pglite')).PGlite({ dataDir: dataDir ? ensureDir(dataDir) : undefined, loadDataDir: snapshot }) }
-      : dataDir
-        ? { filename: ensureDir(dataDir) }
-        : {},
-  } as Knex.Config);
+  // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite in memory.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = new PGlite({
+    dataDir: dataDir ? ensureDir(dataDir) : undefined,
+    loadDataDir: startsFromSnapshot ? snapshot : undefined,
+    // PGlite's own start parameters, and the size of the buffer pool it clears at every start.
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+  });
+  const knex = knexFactory({ client: (await import('knex-pglite')).default, dialect: 'postgres', connection: { pglite } } as Knex.Config);
   return {
     knex,
     kind: 'embedded',
@@ -118,6 +120,9 @@ async function openEmbedded(dataDir: string | null, snapshot: Blob | undefined):
     close: () => knex.destroy(),
   };
 }
+
+/** PGlite's own default: a deployment on the embedded database keeps it; the test suites, which start hundreds, use less. */
+export const EMBEDDED_SHARED_BUFFERS = '128MB';
 
 function ensureDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
