@@ -25,7 +25,8 @@ export class CliFailure extends Error {
 
 /** Runs the CLI with `args`, LOG_LEVEL silent, `env` over the test's own; rejects on a non-zero exit (a CliFailure). */
 export async function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ stdout: string; stderr: string }> {
-  const settings: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
+  // The embedded database's buffer pool as the test servers have it (./test-server.ts), unless the call names its own.
+  const settings: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', EMBEDDED_SHARED_BUFFERS: '16MB', ...env };
   for (const name of Object.keys(settings)) if (settings[name] === undefined) delete settings[name];
   const dataDir = settings.DATA_DIR;
   if (dataDir && !settings.DATABASE_URL && !existsSync(join(dataDir, 'PG_VERSION'))) await seedDataDir(dataDir);
