@@ -20,6 +20,41 @@ const filesUnder = (dir: string): string[] =>
 /** Module specifiers a file imports or re-exports (static and `import()` types). */
 const specifiersOf = (source: string): string[] => [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((m) => m[1] ?? '');
 
+/** What a clone has of a package: its sources, none of the outputs git ignores. */
+const UNTRACKED = new Set(['node_modules', 'dist', 'docs', 'generated', '.turbo']);
+const copySources = (from: string, to: string): void => cpSync(from, to, { recursive: true, filter: (path) => !UNTRACKED.has(basename(path)) });
+
+/** One clean clone of the SDK, packed: `npm pack` builds it first (prepack); the build's output and the tarball are both checked below. */
+let scratch: string;
+let packed: string[];
+beforeAll(() => {
+  // A clean clone of the two packages the SDK's build reads (no dist, no generated types), sharing node_modules.
+  scratch = mkdtempSync(join(tmpdir(), 'payment-qr-sdk-clone-'));
+  const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ ...rootManifest, workspaces: ['contract', 'sdk'] }));
+  cpSync(join(repoRoot, 'tsconfig.json'), join(scratch, 'tsconfig.json'));
+  symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+  copySources(join(repoRoot, 'contract'), join(scratch, 'contract'));
+  copySources(sdkRoot, join(scratch, 'sdk'));
+  // A leftover of an older build: a pack must not ship it.
+  mkdirSync(join(scratch, 'sdk/dist'));
+  writeFileSync(join(scratch, 'sdk/dist/removed-module.js'), 'export {};\n');
+
+  const out = join(scratch, 'out');
+  mkdirSync(out);
+  execFileSync('npm', ['pack', '-w', 'sdk', '--pack-destination', out], {
+    cwd: scratch,
+    stdio: 'pipe',
+    env: { ...process.env, npm_config_ignore_scripts: 'false' },
+  });
+  const [tarball] = readdirSync(out).filter((name) => name.endsWith('.tgz'));
+  packed = execFileSync('tar', ['-tzf', join(out, tarball ?? 'missing.tgz')], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
+    .map((entry) => entry.replace(/^package\//, ''));
+}, 180_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 describe('the contract types', () => {
   it('src/generated is an up-to-date copy of the contract\u2019s generated types (else: npm run generate -w sdk)', () => {
     expect(readFileSync(sdkTypesPath, 'utf8')).toBe(copyHeader + readFileSync(contractTypesPath, 'utf8'));
@@ -27,41 +62,35 @@ describe('the contract types', () => {
 });
 
 describe('the build', () => {
-  let outDir: string;
-  beforeAll(() => {
-    outDir = mkdtempSync(join(tmpdir(), 'payment-qr-sdk-dist-'));
-    execFileSync(process.execPath, [join(sdkRoot, '../node_modules/typescript/bin/tsc'), '-p', join(sdkRoot, 'tsconfig.build.json'), '--outDir', outDir], {
-      stdio: 'pipe',
-    });
-  }, 60_000);
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  // The fresh build `npm pack` made first (prepack) in the clean clone above: what the tarball ships.
+  const outDir = (): string => join(scratch, 'sdk/dist');
 
   it('emits declarations that import only each other and the published dependencies', () => {
-    const declarations = filesUnder(outDir).filter((file) => file.endsWith('.d.ts'));
-    expect(declarations.map((file) => relative(outDir, file))).toContain('index.d.ts');
+    const declarations = filesUnder(outDir()).filter((file) => file.endsWith('.d.ts'));
+    expect(declarations.map((file) => relative(outDir(), file))).toContain('index.d.ts');
     for (const file of declarations) {
       for (const specifier of specifiersOf(readFileSync(file, 'utf8'))) {
         const ok =
           specifier.startsWith('./') || specifier.startsWith('../')
-            ? !relative(outDir, join(file, '..', specifier)).startsWith('..')
+            ? !relative(outDir(), join(file, '..', specifier)).startsWith('..')
             : specifier in packageJson.dependencies;
-        expect(ok, `${relative(outDir, file)} imports '${specifier}'`).toBe(true);
+        expect(ok, `${relative(outDir(), file)} imports '${specifier}'`).toBe(true);
       }
     }
   });
 
   it('has no `any` in the public declarations, and nothing of the workspace', () => {
-    for (const file of filesUnder(outDir).filter((f) => f.endsWith('.d.ts'))) {
+    for (const file of filesUnder(outDir()).filter((f) => f.endsWith('.d.ts'))) {
       const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-      expect(code, relative(outDir, file)).not.toMatch(/\bany\b/);
-      expect(code, relative(outDir, file)).not.toMatch(/@payment-qr\/(contract|server)|contract\/src|server\//);
+      expect(code, relative(outDir(), file)).not.toMatch(/\bany\b/);
+      expect(code, relative(outDir(), file)).not.toMatch(/@payment-qr\/(contract|server)|contract\/src|server\//);
     }
   });
 
   it('imports no Node built-in from the client code (it also runs in browsers)', () => {
-    for (const file of filesUnder(outDir).filter((f) => f.endsWith('.js'))) {
+    for (const file of filesUnder(outDir()).filter((f) => f.endsWith('.js'))) {
       for (const specifier of specifiersOf(readFileSync(file, 'utf8'))) {
-        expect(specifier.startsWith('.') || specifier in packageJson.dependencies, `${relative(outDir, file)} imports '${specifier}'`).toBe(true);
+        expect(specifier.startsWith('.') || specifier in packageJson.dependencies, `${relative(outDir(), file)} imports '${specifier}'`).toBe(true);
       }
     }
   });
@@ -82,41 +111,7 @@ describe('the build', () => {
   });
 });
 
-/** What a clone has of a package: its sources, none of the outputs git ignores. */
-const UNTRACKED = new Set(['node_modules', 'dist', 'docs', 'generated', '.turbo']);
-const copySources = (from: string, to: string): void => cpSync(from, to, { recursive: true, filter: (path) => !UNTRACKED.has(basename(path)) });
-
 describe('npm pack -w sdk', () => {
-  let scratch: string;
-  let packed: string[];
-  beforeAll(() => {
-    // A clean clone of the two packages the SDK's build reads (no dist, no generated types), sharing node_modules.
-    scratch = mkdtempSync(join(tmpdir(), 'payment-qr-sdk-clone-'));
-    const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ ...rootManifest, workspaces: ['contract', 'sdk'] }));
-    cpSync(join(repoRoot, 'tsconfig.json'), join(scratch, 'tsconfig.json'));
-    symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'), 'dir');
-    copySources(join(repoRoot, 'contract'), join(scratch, 'contract'));
-    copySources(sdkRoot, join(scratch, 'sdk'));
-    // A leftover of an older build: a pack must not ship it.
-    mkdirSync(join(scratch, 'sdk/dist'));
-    writeFileSync(join(scratch, 'sdk/dist/removed-module.js'), 'export {};\n');
-
-    const out = join(scratch, 'out');
-    mkdirSync(out);
-    execFileSync('npm', ['pack', '-w', 'sdk', '--pack-destination', out], {
-      cwd: scratch,
-      stdio: 'pipe',
-      env: { ...process.env, npm_config_ignore_scripts: 'false' },
-    });
-    const [tarball] = readdirSync(out).filter((name) => name.endsWith('.tgz'));
-    packed = execFileSync('tar', ['-tzf', join(out, tarball ?? 'missing.tgz')], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map((entry) => entry.replace(/^package\//, ''));
-  }, 180_000);
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
   it('builds first (prepack), so a clean clone packs every file package.json names, with the contract types', () => {
     const named = filesNamedByManifest(packageJson).map((file) => file.replace(/^\.\//, ''));
     expect(named.length).toBeGreaterThan(0);
