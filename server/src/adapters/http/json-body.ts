@@ -76,6 +76,11 @@ export function jsonBody(timeoutMs: number): Step {
       req.body = preRead.body;
       return next();
     }
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      // No body (a GET): what the parser would conclude, without its reading machinery (type-is's hasBody).
+      if (!('body' in req)) req.body = undefined;
+      return next();
+    }
     const deadline = startBodyDeadline(req, res, timeoutMs, next);
     const parse = takesLargeBody(req) ? parseLarge : parseSmall;
     parse(req, res, (error?: unknown) => {

@@ -73,6 +73,8 @@ const toRow = (p: Payment): PaymentRow => ({
 });
 
 const DAY_MS = 86_400_000;
+const BY_ID = 'SELECT * FROM payments WHERE id = $1 AND merchant_id = $2';
+const BY_ID_LOCKED = `${BY_ID} FOR UPDATE`;
 const newestFirst = [
   { column: 'created_at', order: 'desc' },
   { column: 'id', order: 'desc' },
@@ -115,9 +117,10 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
   },
   async findById(merchantId, id, options = {}) {
     // Payment retrieval's one query, sent without knex's pipeline on every request.
-    const sql = `SELECT * FROM payments WHERE id = $1 AND merchant_id = $2${options.lock ? ' FOR UPDATE' : ''}`;
-    const [row] = await sendDirect<PaymentRow>(db, sql, [id, merchantId], options.lock ? 'payment_by_id_locked' : 'payment_by_id');
-    return row ? toPayment(row) : null;
+    const rows = options.lock
+      ? await sendDirect<PaymentRow>(db, BY_ID_LOCKED, [id, merchantId], 'payment_by_id_locked')
+      : await sendDirect<PaymentRow>(db, BY_ID, [id, merchantId], 'payment_by_id');
+    return rows.length > 0 ? toPayment(rows[0]!) : null;
   },
   async list(merchantId, filter, page) {
     return pageOf(db, 'payments', matching(db, merchantId, filter), page, toPayment, { ids: newestIds(db, merchantId, filter, page, page.limit) });
