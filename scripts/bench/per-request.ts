@@ -10,11 +10,14 @@
  *     by ./heap-probe.mjs inside the server, is exactly what it allocated (a window in which a collection ran after all
  *     is reported and left out). Deterministic up to the background jobs' share, which is small and the same for both.
  *   - CPU ms per request and requests per second: the server as `npm start` runs it (its V8 flags), loaded for
- *     `--cpu-seconds`; the process's CPU time (user + system) over the window divided by the requests answered.
+ *     `--cpu-seconds`; the process's CPU time (user + system) over the window divided by the requests answered. With
+ *     `--rate N`, N requests a second are offered instead of as many as it answers: the CPU a request costs then
+ *     depends less on how loaded the machine is (under full load, the busier a server, the more requests share an
+ *     event loop turn and its system calls).
  * Both at `--connections` connections. Medians over the rounds are printed per build.
  *
  * Options: --scenarios retrieval,qr,qr-keyed  --rounds 3  --connections 8  --alloc-requests 1000  --cpu-seconds 5
- *   --heap-profile DIR: in the first round, also a sampling heap profile of each build and scenario into DIR
+ *   --rate 0  --heap-profile DIR: in the first round, also a sampling heap profile of each build and scenario into DIR
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -42,6 +45,7 @@ const { values: flags, positionals: entries } = parseArgs({
     connections: { type: 'string', default: '8' },
     'alloc-requests': { type: 'string', default: '1000' },
     'cpu-seconds': { type: 'string', default: '5' },
+    rate: { type: 'string', default: '0' },
     'heap-profile': { type: 'string' },
   },
 });
@@ -51,6 +55,8 @@ const rounds = Number(flags.rounds);
 const connections = Number(flags.connections);
 const allocRequests = Number(flags['alloc-requests']);
 const cpuSeconds = Number(flags['cpu-seconds']);
+/** Requests per second offered in the CPU window (0: as many as the server answers). */
+const rate = Number(flags.rate);
 type Scenario = 'retrieval' | 'qr' | 'qr-keyed';
 
 /** The node flags of `npm start`, as ./run.ts gives the server. */
@@ -151,9 +157,15 @@ function requestsFor(scenario: Scenario, headers: Record<string, string>, paymen
 async function drive(
   base: string,
   requests: autocannon.Request[],
-  run: { amount: number } | { seconds: number },
+  run: { amount: number } | { seconds: number; rate?: number },
 ): Promise<{ answered: number; rps: number; non2xx: number }> {
-  const result = await autocannon({ url: base, connections, requests, timeout: 10, ...('amount' in run ? { amount: run.amount } : { duration: run.seconds }) });
+  const result = await autocannon({
+    url: base,
+    connections,
+    requests,
+    timeout: 10,
+    ...('amount' in run ? { amount: run.amount } : { duration: run.seconds, ...(run.rate ? { overallRate: run.rate } : {}) }),
+  });
   return { answered: result.requests.total, rps: result.requests.average, non2xx: result.non2xx + result.errors + result.timeouts };
 }
 
@@ -225,7 +237,7 @@ async function main(): Promise<void> {
           // CPU and throughput, as `npm start` runs it.
           await drive(target.cpu.base, requests, { seconds: 1 });
           const cpuBefore = await target.cpu.read();
-          const loaded = await drive(target.cpu.base, requests, { seconds: cpuSeconds });
+          const loaded = await drive(target.cpu.base, requests, { seconds: cpuSeconds, rate });
           const cpuAfter = await target.cpu.read();
           const row: Row = {
             round,

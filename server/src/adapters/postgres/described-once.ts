@@ -83,9 +83,11 @@ class DescribedOnce extends pg.Query {
 /** Executes a named statement on a pg client, described once per session (see DescribedOnce); its rows. */
 export function queryDescribedOnce<Row>(client: pg.Client, name: string, text: string, values: unknown[]): Promise<Row[]> {
   return new Promise((resolve, reject) => {
-    const query = new DescribedOnce({ name, text, values }, (error: Error | undefined, result: { rows: unknown[] }) =>
+    // Text, values and callback apart, not a config object: pg copies a config object property by property.
+    const query = new DescribedOnce(text, values, (error: Error | undefined, result: { rows: unknown[] }) =>
       error ? reject(error) : resolve(result.rows as Row[]),
     );
+    (query as unknown as QueryInternals).name = name;
     void client.query(query);
   });
 }

@@ -106,9 +106,12 @@ function newestIds(db: Db, merchantId: string, filter: PaymentFilter, page: Page
   return newestAcross(db, 'payments', groups, filter, page, limit);
 }
 
+/** A payment's row, through `insert` (also how a QR code's held writes add it: ../unit-of-work.ts). */
+export const insertPayment = (insert: Insert, payment: Payment): Promise<void> => insert('payments', toRow(payment));
+
 export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): PaymentRepository => ({
   async insert(payment) {
-    await insert('payments', toRow(payment));
+    await insertPayment(insert, payment);
   },
   async update(payment) {
     const { id, merchant_id, created_at, ...changes } = toRow(payment);
