@@ -40,6 +40,7 @@ import { openRuntime } from '../../server/src/main.js';
 import { buildServer } from '../../server/build.js';
 import { adminDatabaseUrl, createScratchDatabase } from '../lib/postgres.js';
 import { cleanupRegistry, freePort, spawnNode, waitForHttp } from '../lib/processes.js';
+import { QR_BODY } from './qr-body.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -97,16 +98,6 @@ for (const name of scenarios) if (!SCENARIOS.includes(name)) throw new Error(`--
 
 /** Issue #37: 0.8 of the raw ceiling's throughput on every scenario, p99 under 25 ms on a quiet machine. */
 const TARGETS: Record<ScenarioName, number> & { p99Ms: number; rssMiB: number } = { qr: 0.8, 'qr-keyed': 0.8, retrieval: 0.8, p99Ms: 25, rssMiB: 150 };
-
-/** A fixed valid body (the contract's example without the expiry); only the Idempotency-Key changes. */
-const QR_BODY = JSON.stringify({
-  amount: 150000,
-  currency: 'THB',
-  reference: 'INV-2026-00042',
-  client_name: 'Somchai Jaidee',
-  client_bank_name: 'Kasikornbank',
-  metadata: { order_id: 'ORD-88213', customer_id: 'cus_4821' },
-});
 
 interface Endpoint {
   base: string;

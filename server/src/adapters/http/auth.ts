@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { authenticate } from '../../app/merchants.js';
 import type { Services } from '../../app/services.js';
@@ -47,9 +48,13 @@ export const auditContextOf = (key: KnownKey, clientAddress: string): AuditConte
 /** The API key check: Express middleware, and a synchronous look into what it already knows (for ./hot-routes.ts). */
 export interface ApiKeyCheck {
   middleware: Step;
-  /** The key of this Authorization header if checked within KEY_RECHECK_MS and not expired; undefined: ask the middleware. */
-  recent(authorization: string | undefined, nowMs: number): KnownKey | undefined;
+  /** The key of the request's Authorization header if checked within KEY_RECHECK_MS and not expired; undefined: ask the middleware. */
+  recent(req: IncomingMessage, nowMs: number): KnownKey | undefined;
 }
+
+/** The hash of the key a request sent, once worked out (by the hot lane's look, then the middleware): SHA-256 once a request. */
+const HASHED = Symbol('API key hash');
+type Hashed = IncomingMessage & { [HASHED]?: { apiKey: string; hash: string } };
 
 /**
  * `Authorization: Bearer sk_test_...` (or a restricted `rk_test_...`): a missing, malformed, unknown, expired or revoked
@@ -91,12 +96,19 @@ export function requireApiKey(s: Services, usage: KeyUsage, failures: RateLimite
   const fresh = (key: KnownKey | undefined, nowMs: number): KnownKey | undefined =>
     key && nowMs - key.checkedAt < KEY_RECHECK_MS && nowMs >= key.checkedAt ? key : undefined;
   const apiKeyOf = (authorization: string | undefined): string | undefined => BEARER.exec(authorization ?? '')?.[1];
+  const hashOf = (req: Hashed, apiKey: string): string => {
+    const hashed = req[HASHED];
+    if (hashed?.apiKey === apiKey) return hashed.hash;
+    const hash = s.apiKeys.hash(apiKey);
+    req[HASHED] = { apiKey, hash };
+    return hash;
+  };
 
   const middleware: Step = async (req, res, next) => {
     const apiKey = apiKeyOf(req.headers.authorization);
     const now = s.clock.now();
     const nowMs = now.getTime();
-    const hash = apiKey && s.apiKeys.hash(apiKey);
+    const hash = apiKey && hashOf(req, apiKey);
     const trusted = hash ? fresh(known.get(hash), nowMs) : undefined;
     let key = trusted;
     if (trusted && hash && apiKey && nowMs - trusted.checkedAt >= KEY_REFRESH_MS && !lookingUp.has(hash)) {
@@ -123,9 +135,9 @@ export function requireApiKey(s: Services, usage: KeyUsage, failures: RateLimite
     res.locals.audit = auditContextOf(key, clientAddress(req));
     next();
   };
-  const recent = (authorization: string | undefined, nowMs: number): KnownKey | undefined => {
-    const apiKey = apiKeyOf(authorization);
-    const key = apiKey && fresh(known.get(s.apiKeys.hash(apiKey)), nowMs);
+  const recent = (req: IncomingMessage, nowMs: number): KnownKey | undefined => {
+    const apiKey = apiKeyOf(req.headers.authorization);
+    const key = apiKey && fresh(known.get(hashOf(req, apiKey)), nowMs);
     return key && key.expiresAt > nowMs ? key : undefined;
   };
   return { middleware, recent };

@@ -67,7 +67,7 @@ export function withHotRoutes(deps: HotRouteDeps, passOn: PassOn): (req: Incomin
   /** Whether the lane may take a request for the operation: its key known, unexpired and permitted it, a token left. */
   const admitted = (req: IncomingMessage, operationId: string): boolean => {
     const nowMs = s.clock.now().getTime();
-    const key = pipeline.apiKeys.recent(req.headers.authorization, nowMs);
+    const key = pipeline.apiKeys.recent(req, nowMs);
     if (!key || permissionDenied(key.permissions, operationId)) return false;
     const decision = pipeline.perMerchant.peek(key.merchant.id, nowMs);
     return !decision || decision.allowed;

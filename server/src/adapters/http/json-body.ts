@@ -11,18 +11,21 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** What PostgreSQL text and jsonb cannot store, or canonical JSON cannot express: NUL, lone surrogates, 1e999. */
 const unstorableText = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
 
-/** Why a parsed body cannot be accepted, or null. Iterative, so no nesting can overflow the stack. */
+/** Why a parsed body cannot be accepted, or null. Iterative, so no nesting can overflow the stack; values and their depths on two stacks (no pair per value). */
 function flawOf(body: unknown): string | null {
-  const pending: [unknown, number][] = [[body, 0]];
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop()!;
+  const values: unknown[] = [body];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (depth > MAX_JSON_DEPTH) return `JSON may nest at most ${MAX_JSON_DEPTH} levels deep.`;
     if (typeof value === 'string' && unstorableText(value)) return 'Strings must be valid Unicode without NUL (\\u0000) characters.';
     if (typeof value === 'number' && !Number.isFinite(value)) return 'Numbers must be finite.';
     if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
+      for (const key of Object.keys(value)) {
         if (unstorableText(key)) return 'Keys must be valid Unicode without NUL (\\u0000) characters.';
-        pending.push([child, depth + 1]);
+        values.push((value as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
       }
     }
   }
@@ -74,6 +77,11 @@ export function jsonBody(timeoutMs: number): Step {
     if (preRead !== undefined) {
       if ('error' in preRead) return next(preRead.error);
       req.body = preRead.body;
+      return next();
+    }
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      // No body (a GET): what the parser would conclude, without its reading machinery (type-is's hasBody).
+      if (!('body' in req)) req.body = undefined;
       return next();
     }
     const deadline = startBodyDeadline(req, res, timeoutMs, next);

@@ -51,7 +51,12 @@ export function multiHostClient(hosts: DatabaseHost[]): typeof Knex.Client {
     }
 
     validateConnection(connection: PooledConnection): Promise<boolean> {
-      return Promise.resolve(connection.__retirements === this.retirements);
+      return Promise.resolve(this.stillCurrent(connection));
+    }
+
+    /** `validateConnection` without the promise: how a connection kept between hot statements is checked (./kept-connections.ts). */
+    stillCurrent(connection: PooledConnection): boolean {
+      return connection.__retirements === this.retirements;
     }
 
     primaryOf(connection: unknown): string | null {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { keptIdle } from './kept-connections.js';
 
 interface TarnPool {
   max: number;
@@ -7,9 +8,13 @@ interface TarnPool {
   numPendingAcquires(): number;
 }
 
-/** The connections of knex's pool (tarn) right now; null when the client keeps none. */
+/**
+ * The connections of knex's pool (tarn) right now; null when the client keeps none. Connections kept between hot
+ * statements and unused (./kept-connections.ts) count as free: any acquire takes them first.
+ */
 export function poolUse(knex: Knex): { used: number; free: number; waiting: number; max: number } | null {
   const pool = (knex.client as { pool?: TarnPool | null }).pool;
   if (!pool || typeof pool.numUsed !== 'function') return null;
-  return { used: pool.numUsed(), free: pool.numFree(), waiting: pool.numPendingAcquires(), max: pool.max };
+  const idle = keptIdle(knex);
+  return { used: pool.numUsed() - idle, free: pool.numFree() + idle, waiting: pool.numPendingAcquires(), max: pool.max };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { KeyedRecord, QrCodeWrites, Repositories, UnitOfWork } from '../../ports/repositories.js';
 import { HeldInserts } from './held-inserts.js';
-import { bankCheckQueue, bankReturnQueue, bankTransactionRepository } from './repositories/bank.js';
+import { bankCheckQueue, bankReturnQueue, bankTransactionRepository, watchPayment } from './repositories/bank.js';
 import { apiKeyRepository } from './repositories/api-keys.js';
 import { auditLog } from './repositories/audit-log.js';
 import { deliveryRepository } from './repositories/deliveries.js';
@@ -9,11 +9,11 @@ import { eventLog } from './repositories/event-log.js';
 import { eventOutbox } from './repositories/events.js';
 import { idempotencyStore, storeIfKeyFree } from './repositories/idempotency.js';
 import { merchantRepository } from './repositories/merchants.js';
-import { paymentRepository } from './repositories/payments.js';
-import { qrCodeRepository } from './repositories/qr-codes.js';
+import { insertPayment, paymentRepository } from './repositories/payments.js';
+import { insertQrCode, qrCodeRepository } from './repositories/qr-codes.js';
 import { insertNow, type Db, type Insert } from './repositories/query.js';
 import { refundRepository } from './repositories/refunds.js';
-import { transactionRepository } from './repositories/transactions.js';
+import { insertTransaction, transactionRepository } from './repositories/transactions.js';
 import { tillRepository } from './repositories/tills.js';
 import { webhookRepository } from './repositories/webhooks.js';
 import { balanceRepository } from './repositories/balances.js';
@@ -58,14 +58,15 @@ export const repositoriesOn = (db: Db, insert: Insert = insertNow(db)): Reposito
   tills: tillRepository(db),
 });
 
-/** QR creation's writes, held to be written in one statement. */
+/** QR creation's writes, held to be written in one statement: the repositories' own row makers, and no repository built per request. */
 function heldQrCodeWrites(knex: Knex, held: HeldInserts): QrCodeWrites {
+  const { insert } = held;
   return {
-    payments: { insert: paymentRepository(knex, held.insert).insert },
-    transactions: { insert: transactionRepository(knex, held.insert).insert },
-    events: eventOutbox(knex, held.insert),
-    qrCodes: { insert: qrCodeRepository(knex, held.insert).insert },
-    bankChecks: { watch: bankCheckQueue(knex, held.insert).watch },
+    payments: { insert: (payment) => insertPayment(insert, payment) },
+    transactions: { insert: (transaction) => insertTransaction(insert, transaction) },
+    events: eventOutbox(knex, insert),
+    qrCodes: { insert: (qrCode) => insertQrCode(insert, qrCode) },
+    bankChecks: { watch: (check) => watchPayment(insert, check) },
   };
 }
 

@@ -166,9 +166,13 @@ export const bankTransactionRepository = (db: Db): BankTransactionRepository => 
   },
 });
 
+/** A live payment to ask the bank about, through `insert` (also how a QR code's held writes add it: ../unit-of-work.ts). */
+export const watchPayment = (insert: Insert, { paymentId, ref1, createdAt }: Pick<BankCheck, 'paymentId' | 'ref1' | 'createdAt'>): Promise<void> =>
+  insert('bank_checks', { payment_id: paymentId, bank_reference: ref1, created_at: createdAt, due_at: createdAt });
+
 export const bankCheckQueue = (db: Db, insert: Insert = insertNow(db)): BankCheckQueue => ({
-  async watch({ paymentId, ref1, createdAt }) {
-    await insert('bank_checks', { payment_id: paymentId, bank_reference: ref1, created_at: createdAt, due_at: createdAt });
+  async watch(check) {
+    await watchPayment(insert, check);
   },
   async claimDue(now, leaseMs, expiredSince, limit) {
     // Checks whose payment settled, failed or expired over a day ago are done: they go, so rounds stay small.

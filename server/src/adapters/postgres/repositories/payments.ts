@@ -73,6 +73,8 @@ const toRow = (p: Payment): PaymentRow => ({
 });
 
 const DAY_MS = 86_400_000;
+const BY_ID = 'SELECT * FROM payments WHERE id = $1 AND merchant_id = $2';
+const BY_ID_LOCKED = `${BY_ID} FOR UPDATE`;
 const newestFirst = [
   { column: 'created_at', order: 'desc' },
   { column: 'id', order: 'desc' },
@@ -104,9 +106,12 @@ function newestIds(db: Db, merchantId: string, filter: PaymentFilter, page: Page
   return newestAcross(db, 'payments', groups, filter, page, limit);
 }
 
+/** A payment's row, through `insert` (also how a QR code's held writes add it: ../unit-of-work.ts). */
+export const insertPayment = (insert: Insert, payment: Payment): Promise<void> => insert('payments', toRow(payment));
+
 export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): PaymentRepository => ({
   async insert(payment) {
-    await insert('payments', toRow(payment));
+    await insertPayment(insert, payment);
   },
   async update(payment) {
     const { id, merchant_id, created_at, ...changes } = toRow(payment);
@@ -115,9 +120,10 @@ export const paymentRepository = (db: Db, insert: Insert = insertNow(db)): Payme
   },
   async findById(merchantId, id, options = {}) {
     // Payment retrieval's one query, sent without knex's pipeline on every request.
-    const sql = `SELECT * FROM payments WHERE id = $1 AND merchant_id = $2${options.lock ? ' FOR UPDATE' : ''}`;
-    const [row] = await sendDirect<PaymentRow>(db, sql, [id, merchantId], options.lock ? 'payment_by_id_locked' : 'payment_by_id');
-    return row ? toPayment(row) : null;
+    const rows = options.lock
+      ? await sendDirect<PaymentRow>(db, BY_ID_LOCKED, [id, merchantId], 'payment_by_id_locked')
+      : await sendDirect<PaymentRow>(db, BY_ID, [id, merchantId], 'payment_by_id');
+    return rows.length > 0 ? toPayment(rows[0]!) : null;
   },
   async list(merchantId, filter, page) {
     return pageOf(db, 'payments', matching(db, merchantId, filter), page, toPayment, { ids: newestIds(db, merchantId, filter, page, page.limit) });

@@ -1,3 +1,4 @@
+import type { QrCode } from '../../../domain/qr-code.js';
 import type { QrCodeRepository } from '../../../ports/repositories.js';
 import { insertNow, type Insert, type Db } from './query.js';
 
@@ -13,19 +14,23 @@ interface QrCodeRow {
   created_at: Date;
 }
 
+/** A QR code's row, through `insert` (also how a QR code's held writes add it: ../unit-of-work.ts). */
+export const insertQrCode = (insert: Insert, qr: QrCode): Promise<void> =>
+  insert('qr_codes', {
+    id: qr.id,
+    merchant_id: qr.merchantId,
+    payment_id: qr.paymentId,
+    qr_data: qr.qrData,
+    bank_reference: qr.bankReference,
+    return_url: qr.returnUrl,
+    till_id: qr.tillId,
+    expires_at: qr.expiresAt,
+    created_at: qr.createdAt,
+  } satisfies QrCodeRow);
+
 export const qrCodeRepository = (db: Db, insert: Insert = insertNow(db)): QrCodeRepository => ({
   async insert(qr) {
-    await insert('qr_codes', {
-      id: qr.id,
-      merchant_id: qr.merchantId,
-      payment_id: qr.paymentId,
-      qr_data: qr.qrData,
-      bank_reference: qr.bankReference,
-      return_url: qr.returnUrl,
-      till_id: qr.tillId,
-      expires_at: qr.expiresAt,
-      created_at: qr.createdAt,
-    } satisfies QrCodeRow);
+    await insertQrCode(insert, qr);
   },
   async findById(id) {
     // A till's static QR (no payment) is the till's: ../tills.ts reads it.

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import type { DateRange, Page, PageRequest } from '../../../domain/page.js';
+import type pg from 'pg';
+import { queryDescribedOnce } from '../described-once.js';
+import { keptConnectionsOf, type Connection } from '../kept-connections.js';
 
 export type Db = Knex | Knex.Transaction;
 
@@ -15,21 +18,21 @@ export const insertNow =
     await db(table).insert(row);
   };
 
-type Connection = { query(...args: unknown[]): Promise<{ rows: unknown[] }> };
-
 /**
- * Sends one statement on the connection knex lends (pooled, or the transaction's), without knex's query building and
- * pipeline: for the hot paths. `$n` placeholders. A named statement is parsed and planned once per PostgreSQL
- * connection; PGlite (which has no named statements) gets it unnamed.
+ * Sends one statement without knex's query building and pipeline: for the hot paths. On a pooled connection kept
+ * between hot statements (../kept-connections.ts), or the one knex lends (the transaction's, or a pooled one when none
+ * is kept). `$n` placeholders. A named statement is parsed, planned and described once per PostgreSQL connection
+ * (../described-once.ts); PGlite (which has no named statements) gets it unnamed.
  */
 export async function sendDirect<Row>(db: Db, text: string, values: unknown[], name?: string): Promise<Row[]> {
-  const connection = (await db.client.acquireConnection()) as Connection;
+  const kept = keptConnectionsOf(db);
+  const connection = kept?.take() ?? ((await db.client.acquireConnection()) as Connection);
   try {
-    const embedded = 'waitReady' in connection; // a PGlite instance: query(text, values)
-    const { rows } = await (embedded || !name ? connection.query(text, values) : connection.query({ name, text, values }));
-    return rows as Row[];
+    if ('waitReady' in connection || !name) return (await connection.query(text, values)).rows as Row[]; // PGlite: query(text, values)
+    return await queryDescribedOnce<Row>(connection as unknown as pg.Client, name, text, values);
   } finally {
-    await db.client.releaseConnection(connection);
+    if (kept) kept.keep(connection);
+    else await db.client.releaseConnection(connection);
   }
 }
 

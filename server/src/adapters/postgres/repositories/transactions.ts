@@ -26,19 +26,23 @@ const toTransaction = (row: TransactionRow): Transaction => ({
   createdAt: row.created_at,
 });
 
+/** A transaction's row, through `insert` (also how a QR code's held writes add it: ../unit-of-work.ts). */
+export const insertTransaction = (insert: Insert, t: Transaction): Promise<void> =>
+  insert('transactions', {
+    id: t.id,
+    merchant_id: t.merchantId,
+    payment_id: t.paymentId,
+    refund_id: t.refundId,
+    type: t.type,
+    status: t.status,
+    amount: t.amount,
+    currency: t.currency,
+    created_at: t.createdAt,
+  } satisfies TransactionRow);
+
 export const transactionRepository = (db: Db, insert: Insert = insertNow(db)): TransactionRepository => ({
   async insert(t) {
-    await insert('transactions', {
-      id: t.id,
-      merchant_id: t.merchantId,
-      payment_id: t.paymentId,
-      refund_id: t.refundId,
-      type: t.type,
-      status: t.status,
-      amount: t.amount,
-      currency: t.currency,
-      created_at: t.createdAt,
-    } satisfies TransactionRow);
+    await insertTransaction(insert, t);
   },
   async updatePaymentTransaction(paymentId, state) {
     await db('transactions').where({ payment_id: paymentId }).whereNull('refund_id').update(state);
