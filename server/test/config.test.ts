@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/adapters/postgres/database.js';
+import { migratedSnapshot } from './support/migrated-start.js';
 
 describe('settings', () => {
   it('has the documented defaults', () => {
@@ -128,4 +130,20 @@ const scbSettings = () => ({
   SCB_API_SECRET: 'secret',
   SCB_BILLER_ID: '123456789012345',
   SCB_CALLBACK_TOKEN: 'x'.repeat(32),
+});
+
+describe('EMBEDDED_SHARED_BUFFERS', () => {
+  it('is the embedded database’s shared_buffers, whichever database the suite runs on', async () => {
+    const db = await openDatabase({
+      kind: 'embedded',
+      dataDir: null,
+      snapshot: migratedSnapshot(),
+      sharedBuffers: loadConfig({ EMBEDDED_SHARED_BUFFERS: '2MB' }).embeddedSharedBuffers,
+    });
+    try {
+      expect((await db.knex.raw('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '2MB' }]);
+    } finally {
+      await db.close();
+    }
+  });
 });
