@@ -2,7 +2,7 @@
 // `npm init -y` (CommonJS by default), the README's quick start saved and run exactly as the README says, against
 // the real server; and every link of the README resolving inside the package the tarball ships.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,11 @@ let tarball: string;
 let packed: string[];
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'payment-qr-fresh-'));
-  run('npm', ['pack', '-w', 'sdk', '--pack-destination', scratch], repoRoot, { npm_config_ignore_scripts: 'false' }); // builds first (prepack)
+  // The dist/ the build made (turbo's test task builds first; alone: `npm run build -w sdk`), packed as it is: a pack
+  // that builds first (prepack) would rewrite dist/ while the conformance suite packs it too. That a clean clone's
+  // pack builds first is ./package.test.ts's to show.
+  if (!existsSync(join(repoRoot, 'sdk/dist/index.js'))) throw new Error('sdk/dist has no build: run `npm run build -w sdk` first');
+  run('npm', ['pack', '-w', 'sdk', '--ignore-scripts', '--pack-destination', scratch], repoRoot);
   tarball = join(scratch, readdirSync(scratch).find((name) => name.endsWith('.tgz')) ?? 'missing.tgz');
   packed = run('tar', ['-tzf', tarball], scratch)
     .split('\n')
