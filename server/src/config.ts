@@ -152,12 +152,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** A size as PostgreSQL writes one in its settings: a whole number of kB, MB or GB, from 128kB (16 pages) to 16GB. */
+/**
+ * A size as PostgreSQL writes one in its settings: a whole number of kB, MB or GB, from 128kB (16 pages) to 1GB (the
+ * embedded database lives in one WebAssembly memory, at most a few GB in all).
+ */
 function memorySize(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const text = env[name] || fallback;
   const match = /^(\d+)(kB|MB|GB)$/.exec(text);
   const kB = match ? Number(match[1]) * { kB: 1, MB: 1024, GB: 1024 * 1024 }[match[2] as 'kB' | 'MB' | 'GB'] : NaN;
-  if (!(kB >= 128 && kB <= 16 * 1024 * 1024)) throw new ConfigError(`${name}: '${text}' must be a size from 128kB to 16GB, written like 16MB (kB, MB or GB).`);
+  if (!(kB >= 128 && kB <= 1024 * 1024)) throw new ConfigError(`${name}: '${text}' must be a size from 128kB to 1GB, written like 16MB (kB, MB or GB).`);
   return text;
 }
 

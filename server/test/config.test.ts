@@ -85,6 +85,7 @@ describe('settings', () => {
     ['EMBEDDED_SHARED_BUFFERS', '16', /EMBEDDED_SHARED_BUFFERS: '16' must be a size/],
     ['EMBEDDED_SHARED_BUFFERS', '64kB', /EMBEDDED_SHARED_BUFFERS: '64kB' must be a size from 128kB/],
     ['EMBEDDED_SHARED_BUFFERS', '16mb', /EMBEDDED_SHARED_BUFFERS/],
+    ['EMBEDDED_SHARED_BUFFERS', '2GB', /EMBEDDED_SHARED_BUFFERS: '2GB' must be a size from 128kB to 1GB/],
     ['SANDBOX_PAYOUT_INTERVAL_MS', '5', /SANDBOX_PAYOUT_INTERVAL_MS: '5' must be an integer from 10/],
     ['CHECKOUT_STREAM_LIFETIME', '0', /CHECKOUT_STREAM_LIFETIME: must be longer than 0/],
     ['CHECKOUT_STREAM_LIFETIME', 'forever', /CHECKOUT_STREAM_LIFETIME: 'forever' is not a duration/],
