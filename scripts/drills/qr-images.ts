@@ -2,10 +2,13 @@
  * images: one client fetches the public images of 50 QR codes at sizes 200 to 1000, 8 at a time, for 10 s (--short:
  * 4 s), while another merchant reads its payment (`GET /payments/{id}`) one request after the other. Guarantee: that
  * merchant's median stays under 5 times its median without the load, and under 250 ms (drawing runs on worker
- * threads, and each image is drawn once while kept).
+ * threads, and each image is drawn once while kept). Then a shop posts slips as heavy as the limits allow (2 MiB of
+ * noise, 4000 x 4000 pixels), 4 at a time, for as long: that merchant's median stays under 5 times its own or 100 ms
+ * more (slips are decoded on worker threads, a bounded queue answering 503 beyond it).
  */
 import { performance } from 'node:perf_hooks';
-import { ms, percentile, type Drill } from './lib/harness.js';
+import { blankPng, noisePng } from '../lib/heavy-images.js';
+import { ms, percentile, type Drill, type DrillContext } from './lib/harness.js';
 import { call, closedLoop, createTestMerchant, QR_BODY, scratchDatabase, startServer } from './lib/service.js';
 
 const QR_CODES = 50;
@@ -15,12 +18,16 @@ const CEILING_MS = 250;
 
 export const qrImagesDrill: Drill = {
   name: 'images',
-  summary: "one client fetching QR images 8 at a time: another merchant's GET /payments/{id} median under 5x its own",
+  summary: "QR images fetched 8 at a time, then heavy slips posted 4 at a time: another merchant's GET /payments/{id} median under 5x its own",
   timeLimitMs: (short) => (short ? 90_000 : 150_000),
   async run(ctx) {
     const loadMs = ctx.short ? 4_000 : 10_000;
     const db = await scratchDatabase(ctx);
-    const [a, b] = [await createTestMerchant(db.url, 'Merchant A'), await createTestMerchant(db.url, 'Merchant B')];
+    const [a, b, shop] = [
+      await createTestMerchant(db.url, 'Merchant A'),
+      await createTestMerchant(db.url, 'Merchant B'),
+      await createTestMerchant(db.url, 'Merchant C'),
+    ];
     const server = await startServer(ctx, { databaseUrl: db.url, env: { METRICS: 'on' } });
 
     const images: string[] = [];
@@ -75,6 +82,46 @@ export const qrImagesDrill: Drill = {
       [...answers.keys()].every((s) => s === 200 || s === 503),
       '200 / 503',
     );
+    await slipLoad(ctx, { base: server.base, shopKey: shop.apiKey, read, unloadedMedian: base, loadMs });
     ctx.check('server alive', server.alive(), server.alive(), 'true');
   },
 };
+
+const SLIP_LANES = 4;
+
+/** A shop posting slips as heavy as the limits allow, 4 at a time, while `read` times another merchant's reads. */
+async function slipLoad(
+  ctx: DrillContext,
+  { base, shopKey, read, unloadedMedian, loadMs }: { base: string; shopKey: string; read: () => Promise<number>; unloadedMedian: number; loadMs: number },
+) {
+  const heavy = [noisePng(), blankPng(4000)].map((png) => png.toString('base64'));
+  const ends = performance.now() + loadMs;
+  const answers = new Map<number, number>();
+  const load = closedLoop(
+    SLIP_LANES,
+    () => performance.now() >= ends,
+    async (i) => {
+      const res = await call(base, 'POST', '/Thai/v1/slip-verifications', { apiKey: shopKey, body: { image: heavy[i % 2] }, timeoutMs: 30_000 });
+      answers.set(res.status, (answers.get(res.status) ?? 0) + 1);
+    },
+  );
+  const loaded: number[] = [];
+  while (performance.now() < ends) loaded.push(await read());
+  const posted = await load;
+
+  const median = percentile(loaded, 50);
+  const bound = Math.max(5 * unloadedMedian, unloadedMedian + 100);
+  ctx.figure(
+    'heavy slips posted',
+    `${posted} in ${loadMs / 1000} s, ${SLIP_LANES} at a time`,
+    [...answers].map(([status, n]) => `${n} x ${status}`).join(', '),
+  );
+  ctx.figure('B: GET /payments/{id} p50 / p99 under the slip load', `${ms(median)} / ${ms(percentile(loaded, 99))}`, `${loaded.length} requests`);
+  ctx.check("B's median under the slips < 5 x its median without, or + 100 ms", ms(median), median < bound, `< ${ms(bound)}`);
+  ctx.check(
+    'every heavy slip answered 422 (unreadable) or 503 (the decoding queue full)',
+    [...answers.keys()].join(', '),
+    [...answers.keys()].every((s) => s === 422 || s === 503),
+    '422 / 503',
+  );
+}

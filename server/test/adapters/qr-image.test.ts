@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { renderQrImage } from '../../src/adapters/promptpay/qr-image.js';
+import { qrImagePool } from '../../src/adapters/promptpay/qr-image-pool.js';
 import { buildPromptPayPayload } from '../../src/domain/promptpay-payload.js';
 
 // jsqr is CommonJS typed as an ES default export, so under NodeNext the function sits on .default.
@@ -40,5 +41,25 @@ describe('renderQrImage', () => {
   it('rejects a size that is not a positive whole number', async () => {
     await expect(renderQrImage(qrData, 'png', 0)).rejects.toThrow(Error);
     await expect(renderQrImage(qrData, 'png', 250.5)).rejects.toThrow(Error);
+  });
+});
+
+describe('qrImagePool', () => {
+  // Whether the event loop stays free while images are drawn is measured by `npm run drill -- images` (another
+  // merchant's reads under 8 image fetches at a time); this says where the drawing happens, without a clock.
+  it('draws on a worker thread, never on the event loop, the same image renderQrImage draws', async () => {
+    const threads: number[] = [];
+    const started = (worker: { threadId: number }) => threads.push(worker.threadId);
+    process.on('worker', started);
+    const pool = qrImagePool({ threads: 1 });
+    try {
+      const image = await pool.render(qrData, 'png', 300);
+
+      expect(threads).toHaveLength(1);
+      expect(image.equals(await renderQrImage(qrData, 'png', 300))).toBe(true);
+    } finally {
+      process.off('worker', started);
+      await pool.close();
+    }
   });
 });
