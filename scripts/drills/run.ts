@@ -12,8 +12,9 @@
  *   fairness   16 hanging webhook endpoints of one merchant: another merchant's deliveries still arrive within 2 s
  *   flood      16 failing (refusing, 500) endpoints of one merchant creating QR codes at its rate limit for 30 s
  *              (--short: 8 s): another merchant's deliveries each within 2 s
- *   images     one client fetching QR images of 50 codes, sizes 200-1000, 8 at a time for 10 s (--short: 4 s): another
- *              merchant's GET /payments/{id} median under 5x its unloaded median and under 250 ms
+ *   images     one client fetching QR images of 50 codes, sizes 200-1000, 8 at a time for 10 s (--short: 4 s), then a shop
+ *              posting 2 MiB / 4000 px slips 4 at a time as long: another merchant's GET /payments/{id} median under 5x
+ *              its unloaded median (under 250 ms; for slips, or 100 ms more)
  *   failover   pg_auto_failover (monitor + 2 synchronous nodes): SIGKILL the primary's postmaster under load; needs the
  *              Debian packages pg-auto-failover-cli and postgresql-15-auto-failover (exit 2 without them)
  *   documents  60 statement PDF downloads at once: server + browser under 1.5 GiB, every answer a PDF or a 503
