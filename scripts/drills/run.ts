@@ -1,6 +1,7 @@
 /**
  * `npm run drill -- NAME... [--short]`: fault and scale drills against the real server and worker, run as child
- * processes on scratch PostgreSQL databases (`pqr_drill_*`, dropped afterwards), loopback only.
+ * processes (the bundles `npm start` runs, built first) on scratch PostgreSQL databases (`pqr_drill_*`, dropped
+ * afterwards), loopback only.
  *
  *   crash      SIGKILL the server during QR-generation load, restart: no acknowledged write lost, every event delivered
  *   database   PostgreSQL stops during load and comes back: 503 envelope while down, no exit, recovery by itself
@@ -25,6 +26,7 @@
  * guarantee broke or a drill could not run (2 when a program it needs is not installed). PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import { parseArgs } from 'node:util';
+import { buildServer } from '../../server/build.js';
 import { createContext, machine, MissingPrerequisite, printTable, type Drill, type DrillContext } from './lib/harness.js';
 
 const DRILLS: Record<string, () => Promise<Drill>> = {
@@ -59,6 +61,9 @@ const names = positionals.flatMap((name) =>
   name === 'all' ? (values.short ? CI_SUBSET : Object.keys(DRILLS)) : [name === 'receiver-outage' ? 'receiver' : name],
 );
 for (const name of names) if (!DRILLS[name]) usage(2);
+
+// The drills run the server as production does (`npm start`: the bundles in server/dist/), built from these sources.
+await buildServer();
 
 let current: (DrillContext & { cleanup(): Promise<void> }) | null = null;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

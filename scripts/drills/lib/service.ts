@@ -1,6 +1,7 @@
 /**
  * The service under drill, from outside: scratch PostgreSQL databases, servers and workers as child processes
- * (`node --import tsx server/src/main.ts` / `worker.ts`), a merchant, a small HTTP client and the error-envelope check.
+ * (`node server/dist/main.js` / `worker.js`, the bundles `npm start` runs, which `npm run drill` builds first), a
+ * merchant, a small HTTP client and the error-envelope check.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -136,7 +137,7 @@ export async function startServer(
 ): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const name = options.name ?? 'server';
-  const child = spawnNode(name, 'server/src/main.ts', {
+  const child = spawnNode(name, 'server/dist/main.js', {
     cwd: ROOT,
     env: { ...DRILL_ENV, DATABASE_URL: options.databaseUrl, PORT: String(port), ...options.env },
     nodeArgs: options.memoryProbe ? ['--expose-gc', '--import', resolve(ROOT, 'scripts/drills/lib/memory-probe.mjs')] : [],
@@ -150,7 +151,7 @@ export async function startServer(
 export async function startWorker(ctx: DrillContext, options: { name?: string; databaseUrl: string; env?: Record<string, string> }): Promise<ServiceProcess> {
   const name = options.name ?? 'worker';
   // LOG_LEVEL=info so that it announces 'worker running'; a worker logs nothing per request.
-  const child = spawnNode(name, 'server/src/worker.ts', {
+  const child = spawnNode(name, 'server/dist/worker.js', {
     cwd: ROOT,
     env: { ...DRILL_ENV, LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env },
   });
