@@ -14,7 +14,9 @@ import { startDrillReceiver } from './lib/receiver.js';
 import { call, closedLoop, createTestMerchant, inspect, QR_BODY, registerWebhook, scratchDatabase, startServer, type ServiceProcess } from './lib/service.js';
 
 const WEBHOOK_TIMEOUT_MS = 1_000;
-const LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS + 30_000;
+/** A send cut by the kill is retried once its lease ends: 2 x the time-out + the margin (WEBHOOK_LEASE_MARGIN_MS). */
+const LEASE_MARGIN_MS = 3_000;
+const LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
 
 export const crashDrill: Drill = {
   name: 'crash',
@@ -24,7 +26,7 @@ export const crashDrill: Drill = {
     const cycles = ctx.short ? 1 : 3;
     const loadMs = ctx.short ? 3_000 : 5_000;
     const concurrency = ctx.short ? 8 : 16;
-    const env = { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) };
+    const env = { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_LEASE_MARGIN_MS: String(LEASE_MARGIN_MS) };
 
     const db = await scratchDatabase(ctx);
     const merchant = await createTestMerchant(db.url);

@@ -39,7 +39,9 @@ const WRITES_BACK_WITHIN_MS = 30_000;
 const RETRY_FOR_MS = 60_000;
 const MAX_STORIES = 600;
 const WEBHOOK_TIMEOUT_MS = 1_000;
-const LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS + 30_000;
+/** A send cut by the failover is retried once its lease ends: 2 x the time-out + the margin (WEBHOOK_LEASE_MARGIN_MS). */
+const LEASE_MARGIN_MS = 3_000;
+const LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
 
 type Kind = 'qr' | 'succeed' | 'refund' | 'withdrawal';
 
@@ -91,7 +93,7 @@ export const failoverDrill: Drill = {
       '0 is the most two nodes allow; the one standby is still synchronous',
     );
 
-    const env = { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) };
+    const env = { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_LEASE_MARGIN_MS: String(LEASE_MARGIN_MS) };
     const merchants: Merchant[] = [];
     for (let m = 0; m < MERCHANTS; m++) {
       const created = await createTestMerchant(databaseUrl, `Failover ${m + 1}`, {

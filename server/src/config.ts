@@ -15,6 +15,7 @@ export interface Config {
   webhookAllowPrivateUrls: boolean;
   webhookRetryScheduleMs: number[];
   webhookTimeoutMs: number;
+  webhookLeaseMarginMs: number;
   webhookDispatcher: boolean;
   /** HOT_ROUTES=off: the two hottest operations go through Express like the rest (README, "Performance"). */
   hotRoutes: boolean;
@@ -132,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookLeaseMarginMs: integer(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, 1_000, 600_000),
     webhookDispatcher: flag(env, 'WEBHOOK_DISPATCHER', true, ['on', 'off']),
     hotRoutes: flag(env, 'HOT_ROUTES', true, ['on', 'off']),
     expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),

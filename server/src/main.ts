@@ -151,6 +151,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
         queue: metrics ? countingDeliveryQueue(queue, metrics) : queue,
         retryScheduleMs: config.webhookRetryScheduleMs,
         timeoutMs: config.webhookTimeoutMs,
+        leaseMarginMs: config.webhookLeaseMarginMs,
       },
       accounts: { passwords: scryptPasswords(config.passwordHashCost), secondFactor: otpauthSecondFactor, tokens: randomSecretTokens },
       operator: config.operator,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'promptparse';
 import { describe, expect, it } from 'vitest';
+import { CliFailure, runCli } from './support/cli-process.js';
 import { apiClient } from './support/http.js';
 
 const run = promisify(execFile);
@@ -55,12 +56,13 @@ describe('npm run cli -- merchants create', { timeout: 180_000 }, () => {
     }
   });
 
+  // Its rules, through the function the bin calls (./support/cli-process.ts): the bin itself is the case above.
   it('issues live keys only with a PromptPay id, and validates it', async () => {
-    const live = await cli(['merchants', 'create', '--name', 'Live Shop', '--live', '--promptpay-id', '0891234567', '--json'], { DATA_DIR: dataDir });
+    const live = await runCli(['merchants', 'create', '--name', 'Live Shop', '--live', '--promptpay-id', '0891234567', '--json'], { DATA_DIR: dataDir });
     expect(JSON.parse(live.stdout).api_key).toMatch(/^sk_live_/);
-    const missing = await cli(['merchants', 'create', '--name', 'Live', '--live'], { DATA_DIR: dataDir }).catch((error: { stderr: string }) => error);
-    expect((missing as { stderr: string }).stderr).toMatch(/--live needs/);
-    const bad = await cli(['merchants', 'create', '--name', 'X', '--promptpay-id', '12'], { DATA_DIR: dataDir }).catch((error: { stderr: string }) => error);
-    expect((bad as { stderr: string }).stderr).toMatch(/--promptpay-id '12' must be/);
+    const missing = await runCli(['merchants', 'create', '--name', 'Live', '--live'], { DATA_DIR: dataDir }).catch((error: CliFailure) => error);
+    expect((missing as CliFailure).stderr).toMatch(/--live needs/);
+    const bad = await runCli(['merchants', 'create', '--name', 'X', '--promptpay-id', '12'], { DATA_DIR: dataDir }).catch((error: CliFailure) => error);
+    expect((bad as CliFailure).stderr).toMatch(/--promptpay-id '12' must be/);
   });
 });

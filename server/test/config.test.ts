@@ -13,6 +13,7 @@ describe('settings', () => {
       webhookAllowPrivateUrls: false,
       webhookRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
       webhookTimeoutMs: 10_000,
+      webhookLeaseMarginMs: 30_000,
       webhookDispatcher: true,
       rateLimitPerSecond: 100,
       checkoutStreamLifetimeMs: 900_000,
@@ -33,6 +34,7 @@ describe('settings', () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0,500ms,2s',
       WEBHOOK_TIMEOUT_MS: '250',
+      WEBHOOK_LEASE_MARGIN_MS: '2000',
       WEBHOOK_DISPATCHER: 'off',
       EXPIRY_SWEEP_INTERVAL_MS: '50',
       RATE_LIMIT_PER_SECOND: '0',
@@ -61,6 +63,7 @@ describe('settings', () => {
       webhookRetryScheduleMs: [0, 500, 2000],
       webhookDispatcher: false,
       webhookTimeoutMs: 250,
+      webhookLeaseMarginMs: 2_000,
     });
   });
 
@@ -72,6 +75,7 @@ describe('settings', () => {
     ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes', /must be 'true' or 'false'/],
     ['WEBHOOK_RETRY_SCHEDULE', '0,5x', /WEBHOOK_RETRY_SCHEDULE: '5x' is not a duration/],
     ['WEBHOOK_TIMEOUT_MS', '0', /WEBHOOK_TIMEOUT_MS/],
+    ['WEBHOOK_LEASE_MARGIN_MS', '999', /WEBHOOK_LEASE_MARGIN_MS/],
     ['WEBHOOK_DISPATCHER', 'true', /must be 'on' or 'off'/],
     ['EXPIRY_SWEEP_INTERVAL_MS', '-1', /EXPIRY_SWEEP_INTERVAL_MS/],
     ['RATE_LIMIT_PER_SECOND', '-5', /RATE_LIMIT_PER_SECOND: '-5' must be an integer from 0/],

@@ -5,15 +5,15 @@ import { signingSecrets } from '../domain/webhook-management.js';
 import type { ClaimedDelivery } from '../ports/webhook-delivery.js';
 import type { Services } from './services.js';
 
-/** Long enough for a DNS check, a send that runs into its time-out, and recording the result. */
-export const leaseMsFor = (timeoutMs: number): number => 2 * timeoutMs + 30_000;
+/** Long enough for a DNS check, a send that runs into its time-out, and recording the result (WEBHOOK_LEASE_MARGIN_MS). */
+export const leaseMsFor = (timeoutMs: number, marginMs: number): number => 2 * timeoutMs + marginMs;
 
 /**
  * Takes up to `limit` due deliveries for this dispatcher alone. Given what it has in flight per merchant, no merchant
  * gets more than its share, so one merchant's hanging endpoints never take every slot.
  */
 export const claimDueDeliveries = (s: Services, limit: number, inFlight?: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> =>
-  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs), inFlight && { perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight });
+  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs, s.webhooks.leaseMarginMs), inFlight && { perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight });
 
 /** When a claim could next find work, leaving out the merchants whose share is in flight. */
 export const nextDeliveryDueAt = (s: Services, inFlight: ReadonlyMap<string, number>): Promise<Date | null> =>

@@ -41,6 +41,9 @@ export interface Services {
     /** Waits after each failed attempt (WEBHOOK_RETRY_SCHEDULE). */
     retryScheduleMs: readonly number[];
     timeoutMs: number;
+    /** A claimed delivery is leased for twice the time-out plus this (WEBHOOK_LEASE_MARGIN_MS): a dispatcher that died
+     * mid-send leaves it to another once the lease ends. */
+    leaseMarginMs: number;
   };
   /** Passwords, second factors and the random secrets of the dashboard's accounts. */
   accounts: AccountSecrets;

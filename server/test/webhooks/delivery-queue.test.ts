@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { claimDueDeliveries } from '../../src/app/deliver-webhooks.js';
 import type { AttemptResult } from '../../src/domain/delivery-schedule.js';
 import type { DeliveryQueue } from '../../src/ports/webhook-delivery.js';
 import { apiClient, type ApiClient } from '../support/http.js';
@@ -18,7 +19,8 @@ const delivered = (at: Date): AttemptResult => ({
   disableWebhook: false,
 });
 
-const { server } = usingTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off' } });
+// WEBHOOK_TIMEOUT_MS 10 s (webhookEnv) and a lease margin of 2 s: a dispatcher's claim lasts 22 s.
+const { server } = usingTestServer({ env: { ...webhookEnv, WEBHOOK_DISPATCHER: 'off', WEBHOOK_LEASE_MARGIN_MS: '2000' } });
 const receiver = usingReceiver();
 beforeAll(async () => {
   queue = server.running.runtime.services.webhooks.queue;
@@ -53,6 +55,18 @@ describe('DeliveryQueue', () => {
     expect(await queue.recordAttempt(first!, delivered(new Date()))).toBeNull();
     expect(await queue.recordAttempt(again!, delivered(new Date()))).toMatchObject({ status: 'delivered' });
     expect((await deliveriesOf(api, webhookId))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it("leases a dispatcher's claim for twice WEBHOOK_TIMEOUT_MS plus WEBHOOK_LEASE_MARGIN_MS", async () => {
+    await drain(later(3_600_000));
+    const { webhookId } = await merchantWithDeliveries(1);
+    const services = server.running.runtime.services;
+    const at = (ms: number) => ({ ...services, clock: { now: () => later(ms) } });
+    const [first, ...rest] = await claimDueDeliveries(at(0), 10);
+    expect(rest).toEqual([]);
+    expect(first).toMatchObject({ webhookId, attempt: 1 });
+    expect(await claimDueDeliveries(at(21_000), 10)).toEqual([]);
+    expect(await claimDueDeliveries(at(23_000), 10)).toMatchObject([{ deliveryId: first?.deliveryId, attempt: 2 }]);
   });
 
   it('gives concurrent claimers disjoint deliveries', async () => {
