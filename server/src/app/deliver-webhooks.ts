@@ -13,7 +13,12 @@ export const leaseMsFor = (timeoutMs: number, marginMs: number): number => 2 * t
  * gets more than its share, so one merchant's hanging endpoints never take every slot.
  */
 export const claimDueDeliveries = (s: Services, limit: number, inFlight?: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> =>
-  s.webhooks.queue.claimDue(s.clock.now(), limit, leaseMsFor(s.webhooks.timeoutMs, s.webhooks.leaseMarginMs), inFlight && { perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight });
+  s.webhooks.queue.claimDue(
+    s.clock.now(),
+    limit,
+    leaseMsFor(s.webhooks.timeoutMs, s.webhooks.leaseMarginMs),
+    inFlight && { perMerchant: MAX_IN_FLIGHT_PER_MERCHANT, inFlight },
+  );
 
 /** When a claim could next find work, leaving out the merchants whose share is in flight. */
 export const nextDeliveryDueAt = (s: Services, inFlight: ReadonlyMap<string, number>): Promise<Date | null> =>
