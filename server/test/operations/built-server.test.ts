@@ -1,22 +1,37 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'promptparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../build.js';
+import { seedDataDir } from '../support/migrated-start.js';
 import { freshPostgresDatabase } from '../support/test-server.js';
 
 /**
  * `npm start` runs the esbuild bundle (dist/main.js) without tsx: the files the code reads next to its sources
- * (templates, assets, fonts, Redoc, the contract) must resolve from the bundle as they do from the sources. It starts
- * on an empty database of the kind the tests run on (an operator's first start on PostgreSQL greets as the embedded one).
+ * (templates, assets, fonts, Redoc, the contract) must resolve from the bundle as they do from the sources. On
+ * PostgreSQL it starts on an empty database (an operator's first start there greets as the embedded one); on the
+ * embedded database each process gets a data directory of its own unpacked from the run's migrated snapshot (so it
+ * greets as a first start, without initdb: the bundle's first start from nothing, its migrations included, is
+ * `going-live.test.ts`'s quick start).
  */
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
 const postgres = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
-const database = postgres ? { DATABASE_URL: postgres.url } : { DATA_DIR: 'memory://', DATABASE_URL: '' };
+const scratch = mkdtempSync(join(tmpdir(), 'pqr-built-'));
+/** Where a process keeps its data: the PostgreSQL database, or an embedded data directory of its own. */
+async function databaseFor(name: string): Promise<Record<string, string>> {
+  if (postgres) return { DATABASE_URL: postgres.url };
+  const dataDir = join(scratch, name);
+  await seedDataDir(dataDir);
+  return { DATA_DIR: dataDir, DATABASE_URL: '' };
+}
 
-/** Starts a built entry point on the in-memory database and resolves with what it printed once `ready` matches. */
-function startBuilt(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ output: () => string }> {
+/** Starts a built entry point on a database of its own and resolves with what it printed once `ready` matches. */
+async function startBuilt(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ output: () => string }> {
+  const database = await databaseFor(entry.replace(/\W/g, '-'));
   const child = spawn(process.execPath, [entry], {
     cwd: SERVER_DIR,
     env: { ...process.env, ...database, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -52,6 +67,7 @@ afterAll(async () => {
     children.map((child) => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGKILL')) : resolve(null)))),
   );
   await postgres?.drop();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('the built server (dist/main.js, as npm start runs it)', () => {
