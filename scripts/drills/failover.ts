@@ -11,6 +11,7 @@
  * - writes are answered again within 30 s of the kill; meanwhile 503 service_unavailable in the envelope, no 500.
  */
 import { randomBytes } from 'node:crypto';
+import { leaseMsFor } from '../../server/src/app/deliver-webhooks.js';
 import { ms, sleep, waitFor, type Drill, type DrillContext } from './lib/harness.js';
 import { pgAutoFailoverFormation, type Formation, type NodeState } from './lib/formation.js';
 import { startDrillReceiver, type DrillReceiver } from './lib/receiver.js';
@@ -39,9 +40,9 @@ const WRITES_BACK_WITHIN_MS = 30_000;
 const RETRY_FOR_MS = 60_000;
 const MAX_STORIES = 600;
 const WEBHOOK_TIMEOUT_MS = 1_000;
-/** A send cut by the failover is retried once its lease ends: 2 x the time-out + the margin (WEBHOOK_LEASE_MARGIN_MS). */
+/** A send cut by the failover is retried once its lease ends (the server's leaseMsFor, with WEBHOOK_LEASE_MARGIN_MS). */
 const LEASE_MARGIN_MS = 3_000;
-const LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+const LEASE_MS = leaseMsFor(WEBHOOK_TIMEOUT_MS, LEASE_MARGIN_MS);
 
 type Kind = 'qr' | 'succeed' | 'refund' | 'withdrawal';
 
