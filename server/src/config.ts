@@ -16,6 +16,7 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   webhookTimeoutMs: number;
   webhookLeaseMarginMs: number;
+  apiKeyUseFlushMs: number;
   webhookDispatcher: boolean;
   /** HOT_ROUTES=off: the two hottest operations go through Express like the rest (README, "Performance"). */
   hotRoutes: boolean;
@@ -134,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
     webhookLeaseMarginMs: integer(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, 1_000, 600_000),
+    apiKeyUseFlushMs: integer(env, 'API_KEY_USE_FLUSH_MS', 5_000, 100, 3_600_000),
     webhookDispatcher: flag(env, 'WEBHOOK_DISPATCHER', true, ['on', 'off']),
     hotRoutes: flag(env, 'HOT_ROUTES', true, ['on', 'off']),
     expirySweepIntervalMs: integer(env, 'EXPIRY_SWEEP_INTERVAL_MS', 1_000, 10, 3_600_000),

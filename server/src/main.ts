@@ -95,9 +95,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** How often the last use of each API key is written (one statement for all of them). */
-const KEY_USAGE_FLUSH_MS = 5_000;
-
 export const createLogger = (config: Config): Logger =>
   pino({ level: config.logLevel, redact: { paths: ['req.headers.authorization', '*.apiKey', '*.secret', '*.api_key'], censor: '[redacted]' } });
 
@@ -160,7 +157,7 @@ export async function openRuntime(config: Config, overrides: Overrides = {}): Pr
       metrics: metrics ?? silentMetrics,
     };
     const qrImages = qrImagePool({ onImage: services.metrics.qrImage });
-    const keyUsage = batchedKeyUsage(services, KEY_USAGE_FLUSH_MS, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
+    const keyUsage = batchedKeyUsage(services, config.apiKeyUseFlushMs, (error) => logger.warn({ err: error }, 'recording API key use failed; retrying'));
     const close = async () => {
       await keyUsage.stop();
       await pdfPrinter.close();

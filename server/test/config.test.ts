@@ -14,6 +14,7 @@ describe('settings', () => {
       webhookRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
       webhookTimeoutMs: 10_000,
       webhookLeaseMarginMs: 30_000,
+      apiKeyUseFlushMs: 5_000,
       webhookDispatcher: true,
       rateLimitPerSecond: 100,
       checkoutStreamLifetimeMs: 900_000,
@@ -46,6 +47,7 @@ describe('settings', () => {
       PASSWORD_HASH_COST: '12',
       SANDBOX_PAYOUT_INTERVAL_MS: '40',
       EMBEDDED_SHARED_BUFFERS: '1GB',
+      API_KEY_USE_FLUSH_MS: '250',
     });
     expect(config).toMatchObject({
       rateLimitPerSecond: 0,
@@ -56,6 +58,7 @@ describe('settings', () => {
       passwordHashCost: 12,
       sandboxPayoutIntervalMs: 40,
       embeddedSharedBuffers: '1GB',
+      apiKeyUseFlushMs: 250,
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -76,6 +79,7 @@ describe('settings', () => {
     ['WEBHOOK_RETRY_SCHEDULE', '0,5x', /WEBHOOK_RETRY_SCHEDULE: '5x' is not a duration/],
     ['WEBHOOK_TIMEOUT_MS', '0', /WEBHOOK_TIMEOUT_MS/],
     ['WEBHOOK_LEASE_MARGIN_MS', '999', /WEBHOOK_LEASE_MARGIN_MS/],
+    ['API_KEY_USE_FLUSH_MS', '99', /API_KEY_USE_FLUSH_MS/],
     ['WEBHOOK_DISPATCHER', 'true', /must be 'on' or 'off'/],
     ['EXPIRY_SWEEP_INTERVAL_MS', '-1', /EXPIRY_SWEEP_INTERVAL_MS/],
     ['RATE_LIMIT_PER_SECOND', '-5', /RATE_LIMIT_PER_SECOND: '-5' must be an integer from 0/],

@@ -21,12 +21,15 @@ async function merchantWith(role: Role) {
   const test = await api.post(`/webhooks/${hook.body.webhook_id}/test`, {});
   expect(test.status, test.text).toBe(200);
   const spare = await createApiKey(server.running.runtime.services, owner.merchantId, null, operatorContext);
-  await server.running.runtime.keyUsage.flush(); // the key's last use is written now, not in the middle of a comparison
   return { owner, member, webhookId: hook.body.webhook_id as string, deliveryId: test.body.delivery_id as string, spareKeyId: spare.key.id };
 }
 
-/** Everything the Developers actions could change, read beside the dashboard (never through an audited read). */
+/**
+ * Everything the Developers actions could change, read beside the dashboard (never through an audited read). Key uses
+ * so far are written first: the batch's timer must not land one between a "before" and an "after".
+ */
 async function stateOf(merchantId: string, webhookId: string) {
+  await server.running.runtime.keyUsage.flush();
   const s = server.running.runtime.services;
   const repos = s.uow.repos;
   return {

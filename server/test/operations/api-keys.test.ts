@@ -15,13 +15,15 @@ let home: TestServer;
 /** The other instance: on PostgreSQL a second server on the same database; PGlite admits one process, so there a
  * second HTTP app (its own key cache, its own rate limiter) on the same database. */
 let otherUrl: string;
+/** Key uses go out only when the test flushes them (or a server stops), never on the batch's timer mid-test. */
+const env = () => ({ ...database.env, API_KEY_USE_FLUSH_MS: '3600000' });
 const stops: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   database = await durableDatabase();
-  home = await startTestServer({ clock, env: database.env });
+  home = await startTestServer({ clock, env: env() });
   if (database.env.DATABASE_URL) {
-    const other = await startTestServer({ clock, env: database.env });
+    const other = await startTestServer({ clock, env: env() });
     otherUrl = other.url;
     stops.push(() => other.stop());
   } else {
