@@ -1,0 +1,65 @@
+/**
+ * The run's migrated PGlite data directory (a tar from `dumpDataDir`), made once for the code it was made from and
+ * kept under node_modules/.cache: the server's, the SDK's and the conformance suite's global setups, and CI's pass on
+ * PostgreSQL after the one on PGlite, read one file instead of each running initdb and every migration again (about
+ * 4 CPU s each). Its name is a hash of package-lock.json (PGlite's and knex's versions) and every file under
+ * server/src, so a changed migration, or anything a migration could import, makes a new one from zero before any test
+ * runs.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import knex, { type Knex } from 'knex';
+import KnexPGlite from 'knex-pglite';
+import { migrateToLatest } from '../../src/adapters/postgres/migrations.js';
+
+const serverSrc = fileURLToPath(new URL('../../src/', import.meta.url));
+const lockfile = fileURLToPath(new URL('../../../package-lock.json', import.meta.url));
+const cacheDir = fileURLToPath(new URL('../../../node_modules/.cache/payment-qr-tests/', import.meta.url));
+/** Snapshots of older code kept beside the newest (another checkout's run may still be reading one). */
+const KEEP = 3;
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+
+function codeHash(): string {
+  const hash = createHash('sha256').update(readFileSync(lockfile));
+  for (const file of filesUnder(serverSrc).sort()) hash.update(relative(serverSrc, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** An in-memory PGlite migrated from zero, dumped. */
+async function migrateFromZero(): Promise<Buffer> {
+  // initdb first, outside knex's wait for a connection (a minute, which a busy machine's initdb can take).
+  const pglite = await PGlite.create();
+  const embedded = knex({ client: KnexPGlite, dialect: 'postgres', connection: { pglite } } as Knex.Config);
+  try {
+    await migrateToLatest(embedded, false);
+    return Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
+  } finally {
+    await embedded.destroy();
+  }
+}
+
+/** The path of the migrated snapshot of this code, made now if no run has made it yet. */
+export async function migratedSnapshotFile(): Promise<string> {
+  const file = join(cacheDir, `migrated-${codeHash()}.tar`);
+  if (existsSync(file)) return file;
+  const tar = await migrateFromZero();
+  mkdirSync(cacheDir, { recursive: true });
+  // Written whole, then renamed: a run that finds the name finds all of it (two runs making it at once both succeed).
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, tar);
+  renameSync(partial, file);
+  const older = readdirSync(cacheDir)
+    .filter((name) => name.startsWith('migrated-') && join(cacheDir, name) !== file)
+    .map((name) => ({ path: join(cacheDir, name), at: statSync(join(cacheDir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { path } of older.slice(KEEP)) rmSync(path, { force: true });
+  return file;
+}
+
+// `npm run test:snapshot -w server` (turbo runs it before the suites, so that they find it made instead of each making it).
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await migratedSnapshotFile());
