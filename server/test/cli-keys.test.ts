@@ -1,13 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/main.js';
 import { runCli } from './support/cli-process.js';
 import { apiClient } from './support/http.js';
+import { scratchDir } from './support/scratch-dir.js';
 
-const dataDir = join(mkdtempSync(join(tmpdir(), 'pqr-cli-keys-')), 'pglite');
+const dataDir = join(scratchDir('pqr-cli-keys-'), 'pglite');
 const env = { DATA_DIR: dataDir };
 
 /** The CLI as an operator runs it (against DATABASE_URL when set, else a private embedded data directory). */

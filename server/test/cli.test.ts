@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'promptparse';
 import { describe, expect, it } from 'vitest';
 import { CliFailure, runCli } from './support/cli-process.js';
 import { apiClient } from './support/http.js';
+import { scratchDir } from './support/scratch-dir.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
@@ -18,7 +17,7 @@ function cli(args: string[], env: Record<string, string>) {
 
 // Each case starts Node processes (tsx, PGlite): allow for a busy machine.
 describe('npm run cli -- merchants create', { timeout: 180_000 }, () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'pqr-cli-')), 'pglite');
+  const dataDir = join(scratchDir('pqr-cli-'), 'pglite');
 
   it('prints a merchant id and a working test key as JSON', async () => {
     const { stdout } = await cli(['merchants', 'create', '--name', 'Noodle Shop', '--json'], { DATA_DIR: dataDir });

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runCli } from '../support/cli-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../support/scratch-dir.js';
 
 /** The operator's CLI as a process: its exit code is the contract with scripts that drive it. */
 function cli(args: string[], env: Record<string, string>) {
@@ -22,7 +22,7 @@ async function admin(sql: string): Promise<void> {
 }
 
 describe('npm run cli -- merchants / withdrawals (payouts)', { timeout: 180_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pqr-cli-payouts-'));
+  const dir = scratchDir('pqr-cli-payouts-');
   const scratch = `pqr_test_cli_${randomBytes(5).toString('hex')}`;
   const env: Record<string, string> = { DATA_DIR: join(dir, 'pglite') };
   beforeAll(async () => {

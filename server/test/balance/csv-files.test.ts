@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,12 +7,13 @@ import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { apiClient } from '../support/http.js';
 import { paid, payoutAccount } from './fixtures.js';
 import { payoutAccountArgs } from '../support/operator-cli.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 // Every CSV leaves the service RFC 4180 with CRLF, text cells defused against spreadsheet formulas, numbers as numbers.
 let live: LiveBank;
-let outDir: string;
+const outDir = scratchDir('pqr-csv-');
 beforeAll(async () => {
-  [live, outDir] = await Promise.all([startLiveBank(), mkdtemp(join(tmpdir(), 'pqr-csv-'))]);
+  live = await startLiveBank();
 });
 afterAll(() => live?.stop());
 

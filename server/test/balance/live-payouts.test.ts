@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveNewPayment } from '../../src/app/payment-state.js';
@@ -11,13 +10,14 @@ import type { TestServer } from '../support/test-server.js';
 import { balanceOf, ledgerOf, paid, payoutAccount } from './fixtures.js';
 import { paymentRecord } from '../support/payments.js';
 import { payoutAccountArgs } from '../support/operator-cli.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 // A server with a bank connection (the SCB simulator), so that live refunds have a payer the bank reported.
 let live: LiveBank;
 let server: TestServer;
-let outDir: string;
+const outDir = scratchDir('pqr-payouts-');
 beforeAll(async () => {
-  [live, outDir] = await Promise.all([startLiveBank(), mkdtemp(join(tmpdir(), 'pqr-payouts-'))]);
+  live = await startLiveBank();
   server = live.server;
 });
 afterAll(() => live?.stop());

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli-process.js';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, onTestFinished } from 'vitest';
 import { durableDatabase } from '../webhooks/fixtures.js';
 import { startLiveBank } from '../support/bank.js';
 
@@ -110,6 +110,7 @@ it(
 
     // The return goes out in the next export, exactly once, to the account the bank listed.
     const dir = mkdtempSync(join(tmpdir(), 'pqr-returns-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     await cli(['withdrawals', 'export', '--out', join(dir, 'first.csv')], env);
     await cli(['withdrawals', 'export', '--out', join(dir, 'second.csv')], env);
     const first = readFileSync(join(dir, 'first.csv'), 'utf8').trim().split(/\r?\n/);

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayRequest } from '../../../scripts/bank-simulator/simulator.js';
@@ -7,12 +6,13 @@ import { runPayoutCommand } from '../../src/cli/payouts.js';
 import { balanceOf, ledgerOf } from '../balance/fixtures.js';
 import { startLiveBank, type LiveBank } from '../support/bank.js';
 import { expectEnvelope } from '../support/http.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 // A stolen live key must not be able to send a refund anywhere but back to the account the money came from.
 let live: LiveBank;
-let outDir: string;
+const outDir = scratchDir('pqr-refund-destination-');
 beforeAll(async () => {
-  [live, outDir] = await Promise.all([startLiveBank(), mkdtemp(join(tmpdir(), 'pqr-refund-destination-'))]);
+  live = await startLiveBank();
 });
 afterAll(async () => {
   await live?.stop();

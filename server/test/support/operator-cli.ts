@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-process.js';
@@ -18,12 +18,14 @@ export interface OperatorCli {
   run(args: string[], env?: Record<string, string>): Promise<CliResult>;
   /** The same, resolving with the exit code whatever it is. */
   exit(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  /** Drops its database, and removes its data directory. */
   drop(): Promise<void>;
 }
 
 /** The operator's CLI against a private data directory, or a scratch PostgreSQL database when DATABASE_URL is set (unless `embedded`). */
 export async function operatorCli(prefix: string, options: { embedded?: boolean } = {}): Promise<OperatorCli> {
-  const env: Record<string, string> = { DATA_DIR: join(mkdtempSync(join(tmpdir(), prefix)), 'pglite'), DATABASE_URL: '' };
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const env: Record<string, string> = { DATA_DIR: join(dir, 'pglite'), DATABASE_URL: '' };
   const postgres = process.env.DATABASE_URL && !options.embedded ? await createTestDatabase(process.env.DATABASE_URL, { migrated: true, kind: 'cli' }) : null;
   if (postgres) env.DATABASE_URL = postgres.url;
   const call = async (args: string[], extra: Record<string, string> = {}): Promise<CliResult> => {
@@ -41,6 +43,7 @@ export async function operatorCli(prefix: string, options: { embedded?: boolean 
       })),
     async drop() {
       await postgres?.drop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
