@@ -1,6 +1,7 @@
-// `npm run build -w sdk`: generate, compile (dist/: ES modules and their declarations), add the CommonJS entry,
-// then the reference docs (docs/, TypeDoc). A failing step stops the build with its own message, and so does a
-// file named by package.json that the build did not make.
+// The SDK's package: generate, compile (dist/: ES modules and their declarations), add the CommonJS entry. A failing
+// step stops the build with its own message, and so does a file named by package.json that the build did not make.
+// `npm run build -w sdk` runs it, then TypeDoc (the reference docs, docs/); `npm pack` (prepack) runs it alone: the
+// package holds dist/ and the README, not the docs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,5 +42,4 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const manifest = JSON.parse(readFileSync(join(sdkRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
   const missing = filesNamedByManifest(manifest).filter((file) => !existsSync(join(sdkRoot, file)));
   if (missing.length > 0) throw new Error(`sdk build: package.json names files the build did not make: ${missing.join(', ')}`);
-  run('typedoc');
 }
