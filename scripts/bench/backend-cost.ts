@@ -1,0 +1,251 @@
+/**
+ * `node --import tsx scripts/bench/backend-cost.ts`: what one QR code costs PostgreSQL, and which trigger and index of
+ * the service's schema pays for what (issue #37's per-request budget, its database half). No load generator and no
+ * contention: one connection sends `--requests` QR requests one after another to the built server, then to the raw
+ * ceiling (./baseline.ts), each on a scratch database of its own; the CPU time of every PostgreSQL backend of that
+ * database (user + system, /proc/PID/stat) and of the Node process over the run, divided by the requests, with the WAL
+ * PostgreSQL wrote (`pg_stat_wal`, cluster-wide: run it on a PostgreSQL nothing else writes to).
+ *
+ * Then, on the server's scratch database only, one variant per trigger and per secondary index a QR code writes to,
+ * each with that one trigger disabled or index dropped (and put back after): the difference is that part's share. A
+ * variant breaks what its part keeps (a count, a delivery, a list's plan), so this only ever runs on scratch databases.
+ *
+ * Options: --requests N (2000)  --warmup N (300)  --rounds N (3, medians; server and ceiling alternate)  --variants on|off
+ * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres. The server as `npm start` runs it, with
+ * the dispatcher off and the expiry sweep once an hour (background work is left out: the bench counts it).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createMerchant } from '../../server/src/app/merchants.js';
+import { loadConfig } from '../../server/src/config.js';
+import { openRuntime } from '../../server/src/main.js';
+import { buildServer } from '../../server/build.js';
+import { createScratchDatabase } from '../lib/postgres.js';
+import { cleanupRegistry, freePort, spawnNode, waitForHttp } from '../lib/processes.js';
+import { QR_BODY } from './qr-body.js';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const { values: flags } = parseArgs({
+  options: { requests: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, variants: { type: 'string' } },
+});
+const REQUESTS = Number(flags.requests ?? 2000);
+const WARMUP = Number(flags.warmup ?? 300);
+const ROUNDS = Number(flags.rounds ?? 3);
+const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU in hundredths of a second
+
+/** User + system CPU ms of a process, from /proc. */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+const admin = new pg.Client({ connectionString: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres' });
+
+async function backendsCpuMs(database: string): Promise<number> {
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+  let sum = 0;
+  for (const { pid } of rows) {
+    try {
+      sum += cpuMsOf(pid);
+    } catch {
+      // a backend that ended between the list and the read
+    }
+  }
+  return sum;
+}
+
+async function wal(): Promise<{ bytes: number; records: number }> {
+  const { rows } = await admin.query<{ b: string; r: string }>('SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal');
+  return { bytes: Number(rows[0]!.b), records: Number(rows[0]!.r) };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+function post(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', fail);
+    req.end(QR_BODY);
+  });
+}
+
+interface Target {
+  url: string;
+  headers: Record<string, string>;
+  database: string;
+  pid: number;
+}
+interface Cost {
+  backendUs: number;
+  nodeUs: number;
+  walBytes: number;
+  walRecords: number;
+}
+
+/** A backend reports its WAL to pg_stat_wal within a second of its last statement. */
+const settle = () => new Promise((done) => setTimeout(done, 1_500));
+
+async function measure(target: Target): Promise<Cost> {
+  for (let i = 0; i < WARMUP; i++) await post(target.url, target.headers);
+  await settle();
+  const [backend0, node0, wal0] = [await backendsCpuMs(target.database), cpuMsOf(target.pid), await wal()];
+  for (let i = 0; i < REQUESTS; i++) {
+    const status = await post(target.url, target.headers);
+    if (status !== 200) throw new Error(`${target.url}: ${status}`);
+  }
+  const [backend1, node1] = [await backendsCpuMs(target.database), cpuMsOf(target.pid)];
+  await settle();
+  const wal1 = await wal();
+  return {
+    backendUs: ((backend1 - backend0) * 1000) / REQUESTS,
+    nodeUs: ((node1 - node0) * 1000) / REQUESTS,
+    walBytes: (wal1.bytes - wal0.bytes) / REQUESTS,
+    walRecords: (wal1.records - wal0.records) / REQUESTS,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const medianCost = (costs: Cost[]): Cost => ({
+  backendUs: median(costs.map((c) => c.backendUs)),
+  nodeUs: median(costs.map((c) => c.nodeUs)),
+  walBytes: median(costs.map((c) => c.walBytes)),
+  walRecords: median(costs.map((c) => c.walRecords)),
+});
+const row = (name: string, cost: Cost, note = '') =>
+  `| ${name} | ${cost.backendUs.toFixed(0)} | ${cost.nodeUs.toFixed(0)} | ${cost.walBytes.toFixed(0)} B in ${cost.walRecords.toFixed(1)} | ${note} |`;
+
+/** The triggers and secondary indexes of the tables a QR code writes: each a variant. */
+async function parts(databaseUrl: string): Promise<{ name: string; off: string; on: string }[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = ['payments', 'qr_codes', 'transactions', 'events', 'transaction_count_changes', 'event_count_changes'];
+    const triggers = await client.query<{ t: string; name: string }>(
+      `SELECT tgrelid::regclass::text AS t, tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgrelid::regclass::text = ANY($1) AND tgtype & 4 = 4`,
+      [tables],
+    );
+    const indexes = await client.query<{ name: string; def: string }>(
+      `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
+       WHERE i.indrelid::regclass::text = ANY($1) AND NOT i.indisprimary AND NOT i.indisunique`,
+      [tables],
+    );
+    return [
+      ...triggers.rows.map(({ t, name }) => ({
+        name: `trigger ${name} (${t})`,
+        off: `ALTER TABLE ${t} DISABLE TRIGGER ${name}`,
+        on: `ALTER TABLE ${t} ENABLE TRIGGER ${name}`,
+      })),
+      ...indexes.rows.map(({ name, def }) => ({ name: `index ${name}`, off: `DROP INDEX ${name}`, on: def })),
+    ];
+  } finally {
+    await client.end();
+  }
+}
+
+const cleanup = cleanupRegistry();
+try {
+  await admin.connect();
+  cleanup.add(() => admin.end());
+  const serverDb = await createScratchDatabase('pqr_bench');
+  cleanup.add(() => serverDb.drop());
+  const rawDb = await createScratchDatabase('pqr_bench_raw');
+  cleanup.add(() => rawDb.drop());
+  await buildServer();
+
+  const runtime = await openRuntime(loadConfig({ DATABASE_URL: serverDb.url, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
+  const promptPayId = '0812345678';
+  const { apiKey } = await createMerchant(runtime.services, { name: 'Bench', mode: 'test', account: { kind: 'promptpay_id', id: promptPayId } });
+  await runtime.close();
+
+  const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const nodeArgs = (scripts.start ?? '').split(' ').filter((word) => word.startsWith('--'));
+  const serverPort = await freePort();
+  const server = spawnNode('server', 'server/dist/main.js', {
+    cwd: ROOT,
+    nodeArgs,
+    env: {
+      DATABASE_URL: serverDb.url,
+      PORT: String(serverPort),
+      LOG_LEVEL: 'warn',
+      WEBHOOK_DISPATCHER: 'off',
+      EXPIRY_SWEEP_INTERVAL_MS: '3600000',
+      RATE_LIMIT_PER_SECOND: '0',
+      NODE_ENV: 'production',
+    },
+  });
+  cleanup.add(() => server.stop());
+  await waitForHttp(`http://127.0.0.1:${serverPort}/readyz`, server);
+
+  const rawKey = `sk_test_${randomBytes(24).toString('base64url')}`;
+  const rawPort = await freePort();
+  const raw = spawnNode('raw ceiling', 'scripts/bench/baseline.ts', {
+    cwd: ROOT,
+    env: {
+      DATABASE_URL: rawDb.url,
+      PORT: String(rawPort),
+      API_KEY: rawKey,
+      MERCHANT_ID: 'mer_bench',
+      PROMPTPAY_ID: promptPayId,
+      BASELINE_HTTP: 'raw',
+      NODE_ENV: 'production',
+    },
+  });
+  cleanup.add(() => raw.stop());
+  await waitForHttp(`http://127.0.0.1:${rawPort}/readyz`, raw);
+
+  const targets = {
+    server: {
+      url: `http://127.0.0.1:${serverPort}/Thai/v1/qr-codes`,
+      headers: { authorization: `Bearer ${apiKey}` },
+      database: serverDb.name,
+      pid: server.process.pid!,
+    },
+    raw: { url: `http://127.0.0.1:${rawPort}/qr-codes`, headers: { authorization: `Bearer ${rawKey}` }, database: rawDb.name, pid: raw.process.pid! },
+  };
+  const runs: Record<'server' | 'raw', Cost[]> = { server: [], raw: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of round % 2 === 0 ? (['server', 'raw'] as const) : (['raw', 'server'] as const)) runs[name].push(await measure(targets[name]));
+  }
+  const server0 = medianCost(runs.server);
+  console.log(`${REQUESTS} QR codes one after another, ${ROUNDS} rounds (medians), ${new Date().toISOString()}\n`);
+  console.log('| what | PostgreSQL backend CPU µs per QR | Node CPU µs per QR | WAL per QR | note |\n|---|---|---|---|---|');
+  console.log(row('raw ceiling', medianCost(runs.raw)));
+  console.log(row('server', server0));
+
+  if (flags.variants !== 'off') {
+    const client = new pg.Client({ connectionString: serverDb.url });
+    await client.connect();
+    cleanup.add(() => client.end());
+    for (const part of await parts(serverDb.url)) {
+      const costs: Cost[] = [];
+      const with_: Cost[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        with_.push(await measure(targets.server));
+        await client.query(part.off);
+        try {
+          costs.push(await measure(targets.server));
+        } finally {
+          await client.query(part.on);
+        }
+      }
+      const without = medianCost(costs);
+      const withIt = medianCost(with_);
+      console.log(
+        row(
+          `server without ${part.name}`,
+          without,
+          `its share: ${(withIt.backendUs - without.backendUs).toFixed(0)} µs, ${(withIt.walBytes - without.walBytes).toFixed(0)} B, ${(withIt.walRecords - without.walRecords).toFixed(1)} records`,
+        ),
+      );
+    }
+  }
+} finally {
+  await cleanup.run();
+}
