@@ -15,53 +15,26 @@
  * the dispatcher off and the expiry sweep once an hour (background work is left out: the bench counts it).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createMerchant } from '../../server/src/app/merchants.js';
-import { loadConfig } from '../../server/src/config.js';
-import { openRuntime } from '../../server/src/main.js';
 import { buildServer } from '../../server/build.js';
-import { createScratchDatabase } from '../lib/postgres.js';
+import { adminDatabaseUrl, createScratchDatabase } from '../lib/postgres.js';
 import { cleanupRegistry, freePort, spawnNode, waitForHttp } from '../lib/processes.js';
+import { cpuMsOf, merchantOn, ROOT, settled, startNodeFlags, walSoFar } from './measures.js';
 import { QR_BODY } from './qr-body.js';
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const { values: flags } = parseArgs({
   options: { requests: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, variants: { type: 'string' } },
 });
 const REQUESTS = Number(flags.requests ?? 2000);
 const WARMUP = Number(flags.warmup ?? 300);
 const ROUNDS = Number(flags.rounds ?? 3);
-const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU in hundredths of a second
 
-/** User + system CPU ms of a process, from /proc. */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-}
-
-const admin = new pg.Client({ connectionString: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres' });
+const admin = new pg.Client({ connectionString: adminDatabaseUrl() });
 
 async function backendsCpuMs(database: string): Promise<number> {
   const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
-  let sum = 0;
-  for (const { pid } of rows) {
-    try {
-      sum += cpuMsOf(pid);
-    } catch {
-      // a backend that ended between the list and the read
-    }
-  }
-  return sum;
-}
-
-async function wal(): Promise<{ bytes: number; records: number }> {
-  const { rows } = await admin.query<{ b: string; r: string }>('SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal');
-  return { bytes: Number(rows[0]!.b), records: Number(rows[0]!.r) };
+  return rows.reduce((sum, { pid }) => sum + cpuMsOf(pid), 0); // a backend that has ended since the list counts 0
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -89,20 +62,17 @@ interface Cost {
   walRecords: number;
 }
 
-/** A backend reports its WAL to pg_stat_wal within a second of its last statement. */
-const settle = () => new Promise((done) => setTimeout(done, 1_500));
-
 async function measure(target: Target): Promise<Cost> {
   for (let i = 0; i < WARMUP; i++) await post(target.url, target.headers);
-  await settle();
-  const [backend0, node0, wal0] = [await backendsCpuMs(target.database), cpuMsOf(target.pid), await wal()];
+  await settled();
+  const [backend0, node0, wal0] = [await backendsCpuMs(target.database), cpuMsOf(target.pid), await walSoFar()];
   for (let i = 0; i < REQUESTS; i++) {
     const status = await post(target.url, target.headers);
     if (status !== 200) throw new Error(`${target.url}: ${status}`);
   }
   const [backend1, node1] = [await backendsCpuMs(target.database), cpuMsOf(target.pid)];
-  await settle();
-  const wal1 = await wal();
+  await settled();
+  const wal1 = await walSoFar();
   return {
     backendUs: ((backend1 - backend0) * 1000) / REQUESTS,
     nodeUs: ((node1 - node0) * 1000) / REQUESTS,
@@ -159,17 +129,11 @@ try {
   cleanup.add(() => rawDb.drop());
   await buildServer();
 
-  const runtime = await openRuntime(loadConfig({ DATABASE_URL: serverDb.url, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
-  const promptPayId = '0812345678';
-  const { apiKey } = await createMerchant(runtime.services, { name: 'Bench', mode: 'test', account: { kind: 'promptpay_id', id: promptPayId } });
-  await runtime.close();
-
-  const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const nodeArgs = (scripts.start ?? '').split(' ').filter((word) => word.startsWith('--'));
+  const { apiKey, promptPayId } = await merchantOn(serverDb.url);
   const serverPort = await freePort();
   const server = spawnNode('server', 'server/dist/main.js', {
     cwd: ROOT,
-    nodeArgs,
+    nodeArgs: startNodeFlags().split(' ').filter(Boolean),
     env: {
       DATABASE_URL: serverDb.url,
       PORT: String(serverPort),

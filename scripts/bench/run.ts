@@ -30,28 +30,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { createMerchant } from '../../server/src/app/merchants.js';
-import { loadConfig } from '../../server/src/config.js';
-import { openRuntime } from '../../server/src/main.js';
 import { buildServer } from '../../server/build.js';
 import { adminDatabaseUrl, createScratchDatabase } from '../lib/postgres.js';
 import { cleanupRegistry, freePort, spawnNode, waitForHttp } from '../lib/processes.js';
+import { cpuMsOf, merchantOn, ROOT, settled, startNodeFlags, walSoFar } from './measures.js';
 import { QR_BODY } from './qr-body.js';
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-
-/** The node flags of `npm start` (`node --flag... server/dist/main.js` in package.json): the server is measured as it runs. */
-function startNodeFlags(): string {
-  const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  return (scripts.start ?? '')
-    .split(' ')
-    .filter((word) => word.startsWith('--'))
-    .join(' ');
-}
 
 const { values: flags } = parseArgs({
   options: {
@@ -146,16 +131,6 @@ function requestsFor(scenario: ScenarioName, endpoint: Endpoint): autocannon.Req
   return [{ ...qr, setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${runId}-${++keyCounter}` } }) }];
 }
 
-/** CPU time (user + system) a process has used, ms (Linux /proc; 0 elsewhere). */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime and stime, in clock ticks of 10 ms
-  } catch {
-    return 0;
-  }
-}
-
 /** Write system calls a process has made (Linux /proc; 0 elsewhere). */
 function writeCallsOf(pid: number): number {
   try {
@@ -174,25 +149,6 @@ function rssMiBOf(pid: number): number {
     return 0;
   }
 }
-
-/** WAL written so far by the whole PostgreSQL cluster (PostgreSQL 14+). */
-async function walSoFar(): Promise<{ bytes: number; records: number }> {
-  const client = new pg.Client({ connectionString: adminDatabaseUrl() });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ bytes: string; records: string }>('SELECT wal_bytes::text AS bytes, wal_records::text AS records FROM pg_stat_wal');
-    return { bytes: Number(rows[0]!.bytes), records: Number(rows[0]!.records) };
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * A backend adds its WAL to pg_stat_wal at most once a second, and an idle one within a second: read after a pause,
- * the figures hold all the WAL of the requests before (the warm-up's too) and none of the ones after.
- */
-const STATS_SETTLE_MS = 1_500;
-const settled = () => new Promise((done) => setTimeout(done, STATS_SETTLE_MS));
 
 async function load(scenario: ScenarioName, target: TargetName, endpoint: Endpoint, seconds: number, round = 0): Promise<Measured> {
   let rssMiB = rssMiBOf(endpoint.pid);
@@ -241,18 +197,6 @@ async function postJson(url: string, headers: Record<string, string>): Promise<{
   const text = await response.text();
   if (!response.ok) throw new Error(`seeding ${url}: ${response.status} ${text}`);
   return JSON.parse(text) as { payment_id: string };
-}
-
-/** Creates the merchant (and, on a fresh database, the schema) through the server's own code, then closes. */
-async function merchantOn(databaseUrl: string): Promise<{ id: string; apiKey: string; promptPayId: string }> {
-  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
-  try {
-    const promptPayId = '0812345678';
-    const { merchant, apiKey } = await createMerchant(runtime.services, { name: 'Bench', mode: 'test', account: { kind: 'promptpay_id', id: promptPayId } });
-    return { id: merchant.id, apiKey, promptPayId };
-  } finally {
-    await runtime.close();
-  }
 }
 
 const loadNow = (): string =>

@@ -1,16 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli-process.js';
-import { afterAll, expect, it, onTestFinished } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { durableDatabase } from '../webhooks/fixtures.js';
 import { startLiveBank } from '../support/bank.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 const cli = (args: string[], env: Record<string, string>) => runCli(args, env);
 const exitOf = (promise: Promise<{ stdout: string }>) =>
   promise
     .then(({ stdout }) => ({ code: 0, stdout, stderr: '' }))
     .catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }));
+
+/** Where the withdrawal exports are written. */
+const exportDir = scratchDir('pqr-returns-');
 
 const databases: Awaited<ReturnType<typeof durableDatabase>>[] = [];
 afterAll(async () => {
@@ -109,13 +112,11 @@ it(
     });
 
     // The return goes out in the next export, exactly once, to the account the bank listed.
-    const dir = mkdtempSync(join(tmpdir(), 'pqr-returns-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    await cli(['withdrawals', 'export', '--out', join(dir, 'first.csv')], env);
-    await cli(['withdrawals', 'export', '--out', join(dir, 'second.csv')], env);
-    const first = readFileSync(join(dir, 'first.csv'), 'utf8').trim().split(/\r?\n/);
+    await cli(['withdrawals', 'export', '--out', join(exportDir, 'first.csv')], env);
+    await cli(['withdrawals', 'export', '--out', join(exportDir, 'second.csv')], env);
+    const first = readFileSync(join(exportDir, 'first.csv'), 'utf8').trim().split(/\r?\n/);
     expect(first.slice(1)).toEqual([`${btx(toReturn!)},10000,100.00,004,1234567890,SOMCHAI JAIDEE`]);
-    expect(readFileSync(join(dir, 'second.csv'), 'utf8')).not.toContain(btx(toReturn!));
+    expect(readFileSync(join(exportDir, 'second.csv'), 'utf8')).not.toContain(btx(toReturn!));
 
     // The bank's outcome is recorded as a refund's is.
     expect((await exitOf(cli(['withdrawals', 'mark', btx(toReturn!), '--succeeded'], env))).code).toBe(0);

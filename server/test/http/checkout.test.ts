@@ -153,8 +153,7 @@ describe('GET /Thai/pay/{qr_code_id}/events', () => {
     expect(server.running.checkoutHub.watchers).toBe(20);
     // 20 open pages hold no connection: none is lent out of the pool (a connection kept idle for the next hot statement
     // counts as free, as the pool gauge counts it), and the server has no more than its pool and its listener.
-    const use = poolUse(server.running.runtime.db.knex);
-    if (use) expect(use.used).toBe(0);
+    expect(poolUse(server.running.runtime.db.knex)?.used).toBe(0);
     expect(await databaseConnections()).toBeLessThanOrEqual(Math.max(before, 10 + 1));
 
     await api.post(`/Thai/v1/test/payments/${watched.payment_id}/succeed`);

@@ -21,12 +21,11 @@ const cacheDir = fileURLToPath(new URL('../../../node_modules/.cache/payment-qr-
 /** Snapshots of older code kept beside the newest (another checkout's run may still be reading one). */
 const KEEP = 3;
 
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
-
 function codeHash(): string {
   const hash = createHash('sha256').update(readFileSync(lockfile));
-  for (const file of filesUnder(serverSrc).sort()) hash.update(relative(serverSrc, file)).update('\0').update(readFileSync(file)).update('\0');
+  const files = readdirSync(serverSrc, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  for (const file of files.map((entry) => join(entry.parentPath, entry.name)).sort())
+    hash.update(relative(serverSrc, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
