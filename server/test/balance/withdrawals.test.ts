@@ -73,7 +73,8 @@ describe('POST /withdrawals', () => {
     await subscribe(api, receiver, '/closed', withdrawalKinds);
     const created = await api.post('/Thai/v1/withdrawals', { amount: 10_000 });
     expect(created.status).toBe(200);
-    expect(await balanceOf(api)).toEqual({ available: 0, pending: 0 });
+    // No balance read here: the sandbox rail may fail it before the next request (it did on a slow machine). The
+    // ledger below shows the amount taken at creation, then given back once.
 
     const failed = await finalStatus(api, created.body.withdrawal_id);
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'account_closed' });
