@@ -46,7 +46,7 @@ const cpu = new Map(
     .trim()
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { file: string; ownCpuS: number; childrenCpuS: number })
+    .map((line) => JSON.parse(line) as { file: string; ownCpuS: number; childrenCpuS: number; systemCpuS: number })
     .map((row) => [row.file, row]),
 );
 const rows = json.testResults
@@ -57,21 +57,23 @@ const rows = json.testResults
       wallS: (result.endTime - result.startTime) / 1000,
       ownCpuS: measured?.ownCpuS ?? NaN,
       childrenCpuS: measured?.childrenCpuS ?? NaN,
+      systemCpuS: measured?.systemCpuS ?? NaN,
       status: result.status,
     };
   })
   .sort((a, b) => b.ownCpuS + b.childrenCpuS - (a.ownCpuS + a.childrenCpuS));
 
 const fixed = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
-console.log('\n| file | wall s | CPU s (own) | CPU s (children) | status |\n|---|---|---|---|---|');
-for (const row of rows) console.log(`| ${row.file} | ${fixed(row.wallS)} | ${fixed(row.ownCpuS)} | ${fixed(row.childrenCpuS)} | ${row.status} |`);
+console.log('\n| file | wall s | CPU s (own) | CPU s (children) | of which system | status |\n|---|---|---|---|---|---|');
+for (const row of rows)
+  console.log(`| ${row.file} | ${fixed(row.wallS)} | ${fixed(row.ownCpuS)} | ${fixed(row.childrenCpuS)} | ${fixed(row.systemCpuS)} | ${row.status} |`);
 const [user, system, maxRssKb] = readFileSync(times, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number];
 const sum = (pick: (row: (typeof rows)[number]) => number) => rows.reduce((total, row) => total + (Number.isNaN(pick(row)) ? 0 : pick(row)), 0);
 console.log(
   `\n${rows.length} files, ${json.numTotalTests} tests (${json.numPassedTests} passed, ${json.numFailedTests} failed); ` +
     `whole run: ${(user + system).toFixed(0)} CPU s (user ${user.toFixed(0)} + system ${system.toFixed(0)}, children included), ` +
     `${wallS.toFixed(0)} s wall, peak RSS of one process ${Math.round(maxRssKb / 1024)} MiB; ` +
-    `files' CPU sum ${sum((row) => row.ownCpuS + row.childrenCpuS).toFixed(0)} s; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
+    `files' CPU sum ${sum((row) => row.ownCpuS + row.childrenCpuS).toFixed(0)} s (system ${sum((row) => row.systemCpuS).toFixed(0)}); load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
 );
 rmSync(scratch, { recursive: true, force: true });
 process.exit(run.status ?? 1);
