@@ -18,7 +18,7 @@ import { DASHBOARD_BASE, dashboardRoutes } from './adapters/dashboard/dashboard-
 import { merchantPaymentFeed, type MerchantPaymentFeed } from './adapters/dashboard/payment-feed.js';
 import { invitationUrl } from './adapters/dashboard/urls.js';
 import { createApp } from './adapters/http/app.js';
-import { compiledContractValidators } from './adapters/http/validation.js';
+import { compileContractValidators } from './adapters/http/validation.js';
 import { NOSNIFF } from './adapters/http/response-headers.js';
 import { countingDeliveryQueue, countingUnitOfWork } from './adapters/metrics/counting.js';
 import { startMetricsServer } from './adapters/metrics/metrics-server.js';
@@ -344,7 +344,7 @@ export interface RunningServer {
 
 export async function startServer(config: Config, overrides: Overrides = {}): Promise<RunningServer> {
   // Seconds of compiling that hold the event loop: done before any connection is made and timed (./adapters/http/validation.ts).
-  await compiledContractValidators({ validateResponses: overrides.validateResponses ?? false });
+  await compileContractValidators({ validateResponses: overrides.validateResponses ?? false });
   const runtime = await openRuntime(config, overrides);
   const stopBackground = config.webhookDispatcher ? startBackgroundWork(runtime) : async () => undefined;
   const jobs = overrides.backgroundJobs ?? true;
