@@ -17,7 +17,7 @@
  *   --warmup N         BENCH_WARMUP         warm-up seconds before each measured run (3)
  *   --connections N    BENCH_CONNECTIONS    concurrent connections (32)
  *   --dispatcher on|off BENCH_DISPATCHER    the server's WEBHOOK_DISPATCHER (on: production default)
- *   --cpu-prof DIR     BENCH_CPU_PROF       write a V8 CPU profile of the server child into DIR
+ *   --cpu-prof DIR     BENCH_CPU_PROF       write a V8 CPU profile of the server child into DIR, and of each ceiling into DIR/raw, DIR/express
  *   --only LIST        BENCH_ONLY           comma-separated scenarios to run: qr, qr-keyed, retrieval (all)
  *   --rounds N         BENCH_ROUNDS         alternate server, raw and express N times per scenario; the table shows medians (3)
  *   --server-entry F   BENCH_SERVER_ENTRY   the server's entry point: server/dist/main.js (built first, as `npm start` runs it),
@@ -29,7 +29,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildServer } from '../../server/build.js';
@@ -77,6 +77,13 @@ if (!['on', 'off'].includes(options.dispatcher)) throw new Error(`--dispatcher m
 const SCENARIOS = ['qr', 'qr-keyed', 'retrieval'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 type TargetName = 'server' | 'raw' | 'express';
+
+/** Node's flags for a V8 CPU profile written into dir when the process exits; none without a dir. */
+function profiled(dir: string | undefined): string[] {
+  if (!dir) return [];
+  mkdirSync(dir, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`];
+}
 const TARGET_NAMES = ['server', 'raw', 'express'] as const;
 const scenarios = (options.only?.split(',') ?? [...SCENARIOS]) as ScenarioName[];
 for (const name of scenarios) if (!SCENARIOS.includes(name)) throw new Error(`--only takes ${SCENARIOS.join(', ')}, not '${name}'`);
@@ -343,10 +350,7 @@ async function main(): Promise<void> {
         RATE_LIMIT_PER_SECOND: String(options.rateLimit),
         NODE_ENV: 'production',
       },
-      nodeArgs: [
-        ...options.serverNodeArgs,
-        ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${(mkdirSync(options.cpuProfDir, { recursive: true }), resolve(options.cpuProfDir))}`] : []),
-      ],
+      nodeArgs: [...options.serverNodeArgs, ...profiled(options.cpuProfDir)],
     });
     cleanup.add(() => server.stop());
     const serverBase = `http://127.0.0.1:${serverPort}`;
@@ -369,6 +373,7 @@ async function main(): Promise<void> {
           BASELINE_HTTP: http,
           NODE_ENV: 'production',
         },
+        nodeArgs: profiled(options.cpuProfDir && join(options.cpuProfDir, http)),
       });
       cleanup.add(() => child.stop());
       const base = `http://127.0.0.1:${port}`;
@@ -409,7 +414,8 @@ async function main(): Promise<void> {
       }
     }
     report(results);
-    if (options.cpuProfDir) console.log(`\nServer CPU profile (written when the server exits) in ${resolve(options.cpuProfDir)}`);
+    if (options.cpuProfDir)
+      console.log(`\nCPU profiles (written when each process exits): the server's in ${resolve(options.cpuProfDir)}, the ceilings' in raw/ and express/ there`);
   } finally {
     clearTimeout(limit);
     await cleanup.run();
