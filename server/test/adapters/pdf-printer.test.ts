@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,36 @@ describe('one PDF printer for every document', () => {
 
     await printer.close();
     expect(pdfText(await taxInvoiceRenderer(printer).render(invoice), 'printer-after-close')).toContain('TIV-2026-000042');
+  });
+});
+
+describe('Chromium launched', () => {
+  it('once more when it dies at its launch (killed by a signal), and not a third time', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pqr-dies-'));
+    try {
+      const real = await launchChromium({ unpackRoot: root }); // unpacks the real binary under root
+      await real.close();
+      const unpacked = join(root, readdirSync(root)[0]!);
+      renameSync(join(unpacked, 'chromium'), join(unpacked, 'chromium-real'));
+      // In its place: a Chromium that dies of SIGSEGV at the launches the test allows, then the real one.
+      const deaths = join(root, 'deaths-left');
+      writeFileSync(
+        join(unpacked, 'chromium'),
+        `#!/bin/sh\nleft=$(cat ${deaths}); if [ "$left" -gt 0 ]; then echo $((left - 1)) > ${deaths}; kill -SEGV $$; fi\nexec ${join(unpacked, 'chromium-real')} "$@"\n`,
+        { mode: 0o755 },
+      );
+      writeFileSync(deaths, '1');
+      const browser = await launchChromium({ unpackRoot: root });
+      expect(browser.isConnected()).toBe(true);
+      await browser.close();
+      expect(readFileSync(deaths, 'utf8').trim()).toBe('0');
+
+      writeFileSync(deaths, '2');
+      await expect(launchChromium({ unpackRoot: root })).rejects.toThrow(/signal=SIGSEGV/);
+      expect(readFileSync(deaths, 'utf8').trim()).toBe('0');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
