@@ -8,6 +8,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseOutage } from '../../src/adapters/http/errors.js';
 import { openDatabase, type Database } from '../../src/adapters/postgres/database.js';
 import { databaseHosts } from '../../src/adapters/postgres/hosts.js';
 import { keptConnectionsOf, keptIdle, type Connection } from '../../src/adapters/postgres/kept-connections.js';
@@ -132,6 +133,101 @@ describe('kept connections on PostgreSQL sessions', () => {
     } finally {
       await admin.end();
       await db.close();
+    }
+  });
+
+  /**
+   * A hot statement that holds its connection until the test lets it go (it waits for an advisory lock the test's own
+   * session holds), on a pool of `size` whose connections are opened and kept first, so that what is lent is known.
+   */
+  async function heldPool(size: number, acquireConnectionTimeout = 5_000) {
+    const knex = knexFactory({ client: 'pg', connection: fresh.url, pool: { min: 0, max: size }, acquireConnectionTimeout });
+    await Promise.all(Array.from({ length: size }, () => sendDirect(knex, 'SELECT pg_sleep(0.02)', [], 'hot_open')));
+    const admin = new pg.Client({ connectionString: fresh.url });
+    await admin.connect();
+    await admin.query('SELECT pg_advisory_lock(7001)');
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await admin.query('SELECT pg_advisory_unlock(7001)');
+      await admin.end();
+    };
+    return {
+      knex,
+      held: () => sendDirect(knex, 'SELECT pg_advisory_lock(7001), pg_advisory_unlock(7001)', [], 'hot_held'),
+      release,
+      close: async () => {
+        await release();
+        await knex.destroy(); // would never end if a connection stayed lent
+      },
+    };
+  }
+
+  it('hands a connection on to the next hot statement when every pooled one is out: no acquire from the pool for it', async () => {
+    const { knex, close } = await heldPool(2);
+    try {
+      let acquires = 0;
+      keptConnectionsOf(knex)!.pool.on('acquireRequest', () => acquires++);
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map((n) => sendDirect<{ n: number }>(knex, 'SELECT $1::int AS n FROM pg_sleep(0.02)', [n], 'hot_slow')),
+      );
+      expect(answers.map((rows) => rows[0]!.n)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(acquires).toBe(0); // the two kept connections, each handed on twice
+    } finally {
+      await close();
+    }
+  });
+
+  it("lets the pool's own acquires go first: a knex query waiting there gets the connection a hot statement ends with", async () => {
+    const { knex, held, release, close } = await heldPool(1);
+    try {
+      const finished: string[] = [];
+      const first = held().then(() => finished.push('hot, held'));
+      const waiting = sendDirect(knex, 'SELECT 2', [], 'hot_next').then(() => finished.push('hot, waiting'));
+      const other = knex.raw('SELECT 1').then(() => finished.push('knex'));
+      await release();
+      await Promise.all([first, waiting, other]);
+      expect(finished).toEqual(['hot, held', 'knex', 'hot, waiting']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives a hot statement waiting the connection the pool frees, without waiting for the hot ones', async () => {
+    const { knex, held, release, close } = await heldPool(2);
+    try {
+      let heldDone = false;
+      const first = held().then(() => (heldDone = true)); // one connection
+      const trx = await knex.transaction(); // the other
+      const waiting = sendDirect<{ n: number }>(knex, 'SELECT 2 AS n', [], 'hot_next');
+      await trx.commit();
+      expect(await waiting).toEqual([{ n: 2 }]);
+      expect(heldDone).toBe(false);
+      await release();
+      await first;
+    } finally {
+      await close();
+    }
+  });
+
+  it("ends a hot statement's wait for a connection at the pool's limit, with the pool's own error (503)", async () => {
+    const { knex, held, release, close } = await heldPool(1, 200);
+    try {
+      const first = held();
+      const waiting = sendDirect(knex, 'SELECT 1', [], 'hot_short');
+      expect(poolUse(knex)).toMatchObject({ used: 1, free: 0, waiting: 1, max: 1 }); // the pool's gauges count it
+      const error = await waiting.then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toMatchObject({ name: 'KnexTimeoutError' });
+      expect(isDatabaseOutage(error)).toBe(true);
+      await release();
+      await first; // the statement holding the connection ends as usual
+      expect(await sendDirect<{ n: number }>(knex, 'SELECT 2 AS n', [], 'hot_after')).toEqual([{ n: 2 }]);
+    } finally {
+      await close();
     }
   });
 

@@ -26,7 +26,8 @@ export const insertNow =
  */
 export async function sendDirect<Row>(db: Db, text: string, values: unknown[], name?: string): Promise<Row[]> {
   const kept = keptConnectionsOf(db);
-  const connection = kept?.take() ?? ((await db.client.acquireConnection()) as Connection);
+  const lent = kept ? kept.lend() : (db.client.acquireConnection() as Promise<Connection>);
+  const connection = lent instanceof Promise ? await lent : lent;
   try {
     if ('waitReady' in connection || !name) return (await connection.query(text, values)).rows as Row[]; // PGlite: query(text, values)
     return await queryDescribedOnce<Row>(connection as unknown as pg.Client, name, text, values);
