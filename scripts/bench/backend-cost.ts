@@ -6,36 +6,26 @@
  * database (user + system, /proc/PID/stat) and of the Node process over the run, divided by the requests, with the WAL
  * PostgreSQL wrote (`pg_stat_wal`, cluster-wide: run it on a PostgreSQL nothing else writes to).
  *
- * Then, on the server's scratch database only, one variant per trigger and per secondary index a QR code writes to,
- * each with that one trigger disabled or index dropped (and put back after): the difference is that part's share. A
- * variant breaks what its part keeps (a count, a delivery, a list's plan), so this only ever runs on scratch databases.
+ * What each trigger and index of the statement costs: ./statement-parts.ts.
  *
- * Options: --requests N (2000)  --warmup N (300)  --rounds N (3, medians; server and ceiling alternate)  --variants on|off
+ * Options: --requests N (2000)  --warmup N (300)  --rounds N (3, medians; server and ceiling alternate)
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres. The server as `npm start` runs it, with
  * the dispatcher off and the expiry sweep once an hour (background work is left out: the bench counts it).
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildServer } from '../../server/build.js';
-import { adminDatabaseUrl, createScratchDatabase } from '../lib/postgres.js';
+import { createScratchDatabase } from '../lib/postgres.js';
 import { cleanupRegistry, freePort, spawnNode, waitForHttp } from '../lib/processes.js';
-import { cpuMsOf, merchantOn, ROOT, settled, startNodeFlags, walSoFar } from './measures.js';
+import { backendsCpuMs, cpuMsOf, merchantOn, ROOT, settled, startNodeFlags, walSoFar } from './measures.js';
 import { QR_BODY } from './qr-body.js';
 const { values: flags } = parseArgs({
-  options: { requests: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, variants: { type: 'string' } },
+  options: { requests: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' } },
 });
 const REQUESTS = Number(flags.requests ?? 2000);
 const WARMUP = Number(flags.warmup ?? 300);
 const ROUNDS = Number(flags.rounds ?? 3);
-
-const admin = new pg.Client({ connectionString: adminDatabaseUrl() });
-
-async function backendsCpuMs(database: string): Promise<number> {
-  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
-  return rows.reduce((sum, { pid }) => sum + cpuMsOf(pid), 0); // a backend that has ended since the list counts 0
-}
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 function post(url: string, headers: Record<string, string>): Promise<number> {
@@ -88,41 +78,11 @@ const medianCost = (costs: Cost[]): Cost => ({
   walBytes: median(costs.map((c) => c.walBytes)),
   walRecords: median(costs.map((c) => c.walRecords)),
 });
-const row = (name: string, cost: Cost, note = '') =>
-  `| ${name} | ${cost.backendUs.toFixed(0)} | ${cost.nodeUs.toFixed(0)} | ${cost.walBytes.toFixed(0)} B in ${cost.walRecords.toFixed(1)} | ${note} |`;
-
-/** The triggers and secondary indexes of the tables a QR code writes: each a variant. */
-async function parts(databaseUrl: string): Promise<{ name: string; off: string; on: string }[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const tables = ['payments', 'qr_codes', 'transactions', 'events', 'transaction_count_changes', 'event_count_changes'];
-    const triggers = await client.query<{ t: string; name: string }>(
-      `SELECT tgrelid::regclass::text AS t, tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgrelid::regclass::text = ANY($1) AND tgtype & 4 = 4`,
-      [tables],
-    );
-    const indexes = await client.query<{ name: string; def: string }>(
-      `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
-       WHERE i.indrelid::regclass::text = ANY($1) AND NOT i.indisprimary AND NOT i.indisunique`,
-      [tables],
-    );
-    return [
-      ...triggers.rows.map(({ t, name }) => ({
-        name: `trigger ${name} (${t})`,
-        off: `ALTER TABLE ${t} DISABLE TRIGGER ${name}`,
-        on: `ALTER TABLE ${t} ENABLE TRIGGER ${name}`,
-      })),
-      ...indexes.rows.map(({ name, def }) => ({ name: `index ${name}`, off: `DROP INDEX ${name}`, on: def })),
-    ];
-  } finally {
-    await client.end();
-  }
-}
+const row = (name: string, cost: Cost) =>
+  `| ${name} | ${cost.backendUs.toFixed(0)} | ${cost.nodeUs.toFixed(0)} | ${cost.walBytes.toFixed(0)} B in ${cost.walRecords.toFixed(1)} |`;
 
 const cleanup = cleanupRegistry();
 try {
-  await admin.connect();
-  cleanup.add(() => admin.end());
   const serverDb = await createScratchDatabase('pqr_bench');
   cleanup.add(() => serverDb.drop());
   const rawDb = await createScratchDatabase('pqr_bench_raw');
@@ -179,37 +139,9 @@ try {
   }
   const server0 = medianCost(runs.server);
   console.log(`${REQUESTS} QR codes one after another, ${ROUNDS} rounds (medians), ${new Date().toISOString()}\n`);
-  console.log('| what | PostgreSQL backend CPU µs per QR | Node CPU µs per QR | WAL per QR | note |\n|---|---|---|---|---|');
+  console.log('| what | PostgreSQL backend CPU µs per QR | Node CPU µs per QR | WAL per QR |\n|---|---|---|---|');
   console.log(row('raw ceiling', medianCost(runs.raw)));
   console.log(row('server', server0));
-
-  if (flags.variants !== 'off') {
-    const client = new pg.Client({ connectionString: serverDb.url });
-    await client.connect();
-    cleanup.add(() => client.end());
-    for (const part of await parts(serverDb.url)) {
-      const costs: Cost[] = [];
-      const with_: Cost[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        with_.push(await measure(targets.server));
-        await client.query(part.off);
-        try {
-          costs.push(await measure(targets.server));
-        } finally {
-          await client.query(part.on);
-        }
-      }
-      const without = medianCost(costs);
-      const withIt = medianCost(with_);
-      console.log(
-        row(
-          `server without ${part.name}`,
-          without,
-          `its share: ${(withIt.backendUs - without.backendUs).toFixed(0)} µs, ${(withIt.walBytes - without.walBytes).toFixed(0)} B, ${(withIt.walRecords - without.walRecords).toFixed(1)} records`,
-        ),
-      );
-    }
-  }
 } finally {
   await cleanup.run();
 }

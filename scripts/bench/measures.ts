@@ -44,6 +44,18 @@ export function cpuMsOf(pid: number): number {
   }
 }
 
+/** CPU time (user + system) every PostgreSQL backend of the database has used, ms; a backend that has ended counts 0. */
+export async function backendsCpuMs(database: string): Promise<number> {
+  const client = new pg.Client({ connectionString: adminDatabaseUrl() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+    return rows.reduce((sum, { pid }) => sum + cpuMsOf(pid), 0);
+  } finally {
+    await client.end();
+  }
+}
+
 /** WAL written so far by the whole PostgreSQL cluster (PostgreSQL 14+). */
 export async function walSoFar(): Promise<{ bytes: number; records: number }> {
   const client = new pg.Client({ connectionString: adminDatabaseUrl() });
