@@ -18,7 +18,6 @@
  * Options: --statements N (3000)  --rounds N (9)  --only a,b (the variants whose name contains one of these)
  * PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (the databases are made and dropped there).
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createQrCode, type QrCodeRequest } from '../../server/src/app/create-qr-code.js';
@@ -62,8 +61,6 @@ async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-const urlOf = (name: string): string => Object.assign(new URL(adminDatabaseUrl()), { pathname: `/${name}` }).toString();
-
 interface Variant {
   name: string;
   /** Run on the copy before it is measured. */
@@ -95,12 +92,11 @@ async function variantsOf(templateUrl: string): Promise<Variant[]> {
 
 /** Backend CPU µs per QR statement on a fresh copy of the template with the variant applied. */
 async function measure(template: string, merchantId: string, variant: Variant): Promise<number> {
-  const copy = `${template}_copy_${randomBytes(4).toString('hex')}`;
-  await onDatabase(adminDatabaseUrl(), (admin) => admin.query(`CREATE DATABASE ${copy} TEMPLATE ${template}`));
+  const copy = await createScratchDatabase('pqr_parts_copy', adminDatabaseUrl(), template);
   try {
-    await onDatabase(adminDatabaseUrl(), (admin) => admin.query(`ALTER DATABASE ${copy} SET synchronous_commit = off`));
-    if (variant.off) await onDatabase(urlOf(copy), (client) => client.query(variant.off));
-    const runtime = await openRuntime(loadConfig({ DATABASE_URL: urlOf(copy), LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
+    await onDatabase(adminDatabaseUrl(), (admin) => admin.query(`ALTER DATABASE ${copy.name} SET synchronous_commit = off`));
+    if (variant.off) await onDatabase(copy.url, (client) => client.query(variant.off));
+    const runtime = await openRuntime(loadConfig({ DATABASE_URL: copy.url, LOG_LEVEL: 'silent', WEBHOOK_DISPATCHER: 'off' }));
     try {
       const s = runtime.services;
       const merchant = await s.uow.repos.merchants.findById(merchantId);
@@ -110,14 +106,14 @@ async function measure(template: string, merchantId: string, variant: Variant): 
         if (!committed) throw new Error('a QR statement wrote nothing');
       };
       for (let i = 0; i < WARMUP; i++) await one();
-      const before = await backendsCpuMs(copy);
+      const before = await backendsCpuMs(copy.name);
       for (let i = 0; i < STATEMENTS; i++) await one();
-      return ((await backendsCpuMs(copy)) - before) * (1000 / STATEMENTS);
+      return ((await backendsCpuMs(copy.name)) - before) * (1000 / STATEMENTS);
     } finally {
       await runtime.close();
     }
   } finally {
-    await onDatabase(adminDatabaseUrl(), (admin) => admin.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`));
+    await copy.drop();
   }
 }
 

@@ -21,11 +21,11 @@ async function onAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise
   }
 }
 
-/** A new empty database `<prefix>_<random>` on the same server as adminUrl. */
-export async function createScratchDatabase(prefix: string, adminUrl = adminDatabaseUrl()): Promise<ScratchDatabase> {
+/** A new database `<prefix>_<random>` on the same server as adminUrl: empty, or a copy of `template` (a database nobody is connected to). */
+export async function createScratchDatabase(prefix: string, adminUrl = adminDatabaseUrl(), template?: string): Promise<ScratchDatabase> {
   if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error(`scratch database prefix '${prefix}' must be a lowercase identifier`);
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  await onAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  await onAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let dropped: Promise<void> | null = null;
