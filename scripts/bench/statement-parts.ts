@@ -32,7 +32,7 @@ const { values: flags } = parseArgs({ options: { statements: { type: 'string' },
 const STATEMENTS = Number(flags.statements ?? 3000);
 const ROUNDS = Number(flags.rounds ?? 9);
 const WARMUP = 200;
-const QR_TABLES = ['payments', 'qr_codes', 'transactions', 'events'];
+const QR_TABLES = ['payments', 'qr_codes', 'events'];
 
 const body = JSON.parse(QR_BODY) as {
   amount: number;

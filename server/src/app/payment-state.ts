@@ -1,47 +1,32 @@
 import { paymentEvent, paymentEventKind } from '../domain/events.js';
 import type { Payment } from '../domain/payment.js';
-import { paymentTransactionState } from '../domain/transaction.js';
 import type { QrCodeWrites, Repositories } from '../ports/repositories.js';
 import { creditPayment } from './ledger.js';
 import type { Services } from './services.js';
 
 /**
- * Persists a payment's new state with its transaction row, its event and, once it has succeeded, the credit to its
- * merchant's balance: all in the caller's transaction. Every way a payment completes comes through here.
+ * Persists a payment's new state (its transaction follows: `paymentTransaction`) with its event and, once it has
+ * succeeded, the credit to its merchant's balance: all in the caller's transaction. Every way a payment completes
+ * comes through here.
  */
 export async function savePaymentState(tx: Repositories, s: Services, payment: Payment): Promise<void> {
   await tx.payments.update(payment);
-  await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(payment));
   if (payment.status === 'succeeded') await creditPayment(tx, s, payment);
   const kind = paymentEventKind(payment);
   if (kind) await tx.events.record(paymentEvent(s.ids.next('event'), kind, payment, payment.updatedAt));
 }
 
-/** Records a new payment with its transaction row and its first event; one born succeeded (a card charge approved at once) is credited too. */
+/** Records a new payment and its first event; one born succeeded (a card charge approved at once) is credited too. */
 export async function saveNewPayment(tx: Repositories, s: Services, payment: Payment): Promise<void> {
-  await insertNewPayment(tx, s, payment);
+  await tx.payments.insert(payment);
   if (payment.status === 'succeeded') await creditPayment(tx, s, payment);
   await announceNewPayment(tx, s, payment);
 }
 
-/** A new pending payment (a QR code's) leaves the ledger alone: its payment, transaction row and event are inserts only. */
+/** A new pending payment (a QR code's) leaves the ledger alone: its payment and event are inserts only. */
 export async function savePendingPayment(tx: QrCodeWrites, s: Services, payment: Payment & { status: 'pending' }): Promise<void> {
-  await insertNewPayment(tx, s, payment);
-  await announceNewPayment(tx, s, payment);
-}
-
-async function insertNewPayment(tx: Pick<QrCodeWrites, 'payments' | 'transactions'>, s: Services, payment: Payment): Promise<void> {
   await tx.payments.insert(payment);
-  await tx.transactions.insert({
-    id: s.ids.next('transaction'),
-    merchantId: payment.merchantId,
-    paymentId: payment.id,
-    refundId: null,
-    ...paymentTransactionState(payment),
-    amount: payment.amount,
-    currency: payment.currency,
-    createdAt: payment.createdAt,
-  });
+  await announceNewPayment(tx, s, payment);
 }
 
 async function announceNewPayment(tx: Pick<QrCodeWrites, 'events'>, s: Services, payment: Payment): Promise<void> {

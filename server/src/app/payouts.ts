@@ -1,6 +1,5 @@
 import { refundEvent } from '../domain/events.js';
 import { revertRefund, type Refund } from '../domain/refund.js';
-import { paymentTransactionState } from '../domain/transaction.js';
 import { canMove, type Failure } from '../domain/withdrawal.js';
 import type { PayoutTransfer } from '../ports/payout-rail.js';
 import type { Repositories } from '../ports/repositories.js';
@@ -116,7 +115,6 @@ export async function recordRefundOutcome(tx: Repositories, s: Services, pending
   if (status === 'failed') {
     const restored = revertRefund(payment, refund.amount, now);
     await tx.payments.update(restored);
-    await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(restored));
     await returnRefundToBalance(tx, s, { merchantId: refund.merchantId, type: 'refund_reversal', amount: refund.amount, sourceId: refund.id });
   }
   await tx.events.record(refundEvent(s.ids.next('event'), refund, payment, now));

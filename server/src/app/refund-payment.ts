@@ -5,7 +5,6 @@ import type { Payment } from '../domain/payment.js';
 import type { PayoutAccount } from '../domain/payout-account.js';
 import { refundDestinationOf } from '../domain/bank-transaction.js';
 import { applySettledRefund, refundAmountFor, type Refund } from '../domain/refund.js';
-import { paymentTransactionState } from '../domain/transaction.js';
 import type { RefundOutcome } from '../ports/bank.js';
 import type { Repositories } from '../ports/repositories.js';
 import { recordAudit } from './audit.js';
@@ -54,7 +53,6 @@ export async function refundPayment(tx: Repositories, s: Services, merchant: Mer
 
   const refunded = applySettledRefund(payment, amount, now);
   await tx.payments.update(refunded);
-  await tx.transactions.updatePaymentTransaction(payment.id, paymentTransactionState(refunded));
   await tx.transactions.insert({
     id: s.ids.next('transaction'),
     merchantId: merchant.id,

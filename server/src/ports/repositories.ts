@@ -123,9 +123,8 @@ export interface TransactionFilter extends DateRange {
 }
 
 export interface TransactionRepository {
-  insert(transaction: Transaction): Promise<void>;
-  /** Moves a payment's own transaction to the payment's new type and status. */
-  updatePaymentTransaction(paymentId: string, state: Pick<Transaction, 'type' | 'status'>): Promise<void>;
+  /** A refund's transaction (a payment's own is read from the payment: `paymentTransaction`). */
+  insert(transaction: Transaction & { refundId: string }): Promise<void>;
   /** A live refund's transaction follows its refund: pending, then succeeded or failed. */
   updateRefundTransaction(refundId: string, status: TransactionStatus): Promise<void>;
   list(merchantId: string, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
@@ -341,7 +340,6 @@ export interface KeyedRecord {
  */
 export interface QrCodeWrites {
   payments: Pick<PaymentRepository, 'insert'>;
-  transactions: Pick<TransactionRepository, 'insert'>;
   events: EventOutbox;
   qrCodes: Pick<QrCodeRepository, 'insert'>;
   bankChecks: Pick<BankCheckQueue, 'watch'>;

@@ -5,11 +5,13 @@ import { paymentRepository } from '../../src/adapters/postgres/repositories/paym
 import { transactionRepository } from '../../src/adapters/postgres/repositories/transactions.js';
 import { eventKinds } from '../../src/domain/events.js';
 import { paymentStatuses } from '../../src/domain/payment.js';
-import { transactionStatuses, transactionTypes } from '../../src/domain/transaction.js';
+import { paymentTransactionId, paymentTransactionState, transactionStatuses, transactionTypes } from '../../src/domain/transaction.js';
 import { openFreshDatabase, type OpenedDatabase } from '../support/databases.js';
 
 // Migration 0028_one_list_index_each: a list without a filter merges one index range per status, kind or type and
 // status. Its pages must be exactly the rows newest first, ties broken by id descending, as one index gave them.
+// Transactions (migration 0030) merge two sources: each payment's own, read from the payment (its id derived from
+// the payment's, or stored on one older than the migration), and refunds' rows, tied with payments' on purpose.
 
 let opened: OpenedDatabase;
 let knex: Knex;
@@ -30,11 +32,12 @@ beforeAll(async () => {
   opened = await openFreshDatabase();
   knex = opened.db.knex;
   await knex('merchants').insert({ id: MERCHANT, name: 'Merged', mode: 'test', created_at: new Date(START) });
-  const pairs = transactionTypes.flatMap((type) => transactionStatuses.map((status) => ({ type, status })));
+  const refundStatuses = ['pending', 'succeeded', 'failed'] as const;
   for (let n = 0; n < 60; n++) {
     const at = instant(n);
     const payment = { id: idOf('pay', n), at, group: { status: paymentStatuses[n % paymentStatuses.length]! } };
-    const transaction = { id: idOf('txn', n), at, group: pairs[(n * 5) % pairs.length]! };
+    const storedId = n % 5 === 1 ? idOf('txn', n + 500) : null; // one made before migration 0030 keeps its id
+    const transaction = { id: storedId ?? paymentTransactionId(payment.id), at, group: paymentTransactionState(payment.group) };
     const event = { id: idOf('evt', n), at, group: { kind: eventKinds[(n * 4) % eventKinds.length]! } };
     written.payments.push(payment);
     written.transactions.push(transaction);
@@ -48,17 +51,16 @@ beforeAll(async () => {
       metadata: '{}',
       created_at: at,
       updated_at: at,
+      transaction_id: storedId,
     });
-    await knex('transactions').insert({
-      id: transaction.id,
-      merchant_id: MERCHANT,
-      payment_id: payment.id,
-      refund_id: null,
-      ...transaction.group,
-      amount: 100,
-      currency: 'THB',
-      created_at: at,
-    });
+    if (n % 4 === 0) {
+      // A refund's transaction at its payment's instant: the tie between the two sources is broken by id.
+      const refund = { id: idOf('txn', n + 1000), at, group: { type: 'refund', status: refundStatuses[(n / 4) % refundStatuses.length]! } };
+      written.transactions.push(refund);
+      const row = { merchant_id: MERCHANT, payment_id: payment.id, amount: -50, currency: 'THB', status: refund.group.status, created_at: at };
+      await knex('refunds').insert({ id: idOf('rfd', n), ...row });
+      await knex('transactions').insert({ id: refund.id, refund_id: idOf('rfd', n), type: 'refund', ...row });
+    }
     await knex('events').insert({ id: event.id, merchant_id: MERCHANT, kind: event.group.kind, payload: JSON.stringify({ id: event.id }), created_at: at });
   }
   // Never listed: a test event, and another merchant's rows.
@@ -133,12 +135,17 @@ describe('lists merged over one index', () => {
       ...transactionTypes.map((type) => ({ type })),
       ...transactionStatuses.map((status) => ({ status })),
       { type: 'refund' as const, status: 'succeeded' as const },
+      { type: 'payment' as const, status: 'refunded' as const },
+      { type: 'failed' as const, status: 'pending' as const }, // no transaction is both
     ];
+    const groups = new Map(written.transactions.map((t) => [t.id, t.group]));
     for (const range of ranges)
       for (const page of pages)
         for (const filter of filters) {
           const listed = await transactions.list(MERCHANT, { ...range, ...filter }, page);
           expect(listed.items.map((t) => t.id)).toEqual(expected(written.transactions, filter, range, page.offset, page.limit));
+          expect(listed.total).toBe(expected(written.transactions, filter, range, 0, 1000).length);
+          expect(listed.items.map((t) => ({ type: t.type, status: t.status }))).toEqual(listed.items.map((t) => groups.get(t.id)));
         }
   });
 

@@ -13,7 +13,7 @@ import { insertPayment, paymentRepository } from './repositories/payments.js';
 import { insertQrCode, qrCodeRepository } from './repositories/qr-codes.js';
 import { insertNow, type Db, type Insert } from './repositories/query.js';
 import { refundRepository } from './repositories/refunds.js';
-import { insertTransaction, transactionRepository } from './repositories/transactions.js';
+import { transactionRepository } from './repositories/transactions.js';
 import { tillRepository } from './repositories/tills.js';
 import { webhookRepository } from './repositories/webhooks.js';
 import { balanceRepository } from './repositories/balances.js';
@@ -63,7 +63,6 @@ function heldQrCodeWrites(knex: Knex, held: HeldInserts): QrCodeWrites {
   const { insert } = held;
   return {
     payments: { insert: (payment) => insertPayment(insert, payment) },
-    transactions: { insert: (transaction) => insertTransaction(insert, transaction) },
     events: eventOutbox(knex, insert),
     qrCodes: { insert: (qrCode) => insertQrCode(insert, qrCode) },
     bankChecks: { watch: (check) => watchPayment(insert, check) },

@@ -1,18 +1,31 @@
-import { transactionStatuses, transactionTypes, type Transaction } from '../../../domain/transaction.js';
-import type { TransactionRepository } from '../../../ports/repositories.js';
-import { definedOnly, newestAcross, pageOf, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
+import type { Knex } from 'knex';
+import type { DateRange, PageRequest } from '../../../domain/page.js';
+import { paymentStatuses, type Payment } from '../../../domain/payment.js';
+import { paymentTransaction, paymentTransactionState, transactionStatuses, type Transaction } from '../../../domain/transaction.js';
+import type { TransactionFilter, TransactionRepository } from '../../../ports/repositories.js';
+import { definedOnly, whereCreatedWithin, insertNow, type Insert, type Db } from './query.js';
 
+/** A refund's transaction: the only rows of `transactions` (a payment's own is read from the payment, migration 0030). */
 interface TransactionRow {
   id: string;
   merchant_id: string;
   payment_id: string;
-  refund_id: string | null;
-  type: Transaction['type'];
+  refund_id: string;
+  type: 'refund';
   status: Transaction['status'];
   amount: number;
   currency: 'THB';
   created_at: Date;
 }
+
+/** What a payment's transaction is made of; `transaction_id` only on a payment older than migration 0030. */
+type PaymentTransactionRow = Pick<Payment, 'status' | 'amount'> & {
+  id: string;
+  merchant_id: string;
+  currency: 'THB';
+  created_at: Date;
+  transaction_id: string | null;
+};
 
 const toTransaction = (row: TransactionRow): Transaction => ({
   id: row.id,
@@ -26,43 +39,119 @@ const toTransaction = (row: TransactionRow): Transaction => ({
   createdAt: row.created_at,
 });
 
-/** A transaction's row, through `insert` (also how a QR code's held writes add it: ../unit-of-work.ts). */
-export const insertTransaction = (insert: Insert, t: Transaction): Promise<void> =>
+const fromPayment = (row: PaymentTransactionRow): Transaction =>
+  paymentTransaction(
+    { id: row.id, merchantId: row.merchant_id, status: row.status, amount: row.amount, currency: row.currency, createdAt: row.created_at },
+    row.transaction_id,
+  );
+
+/** A payment's transaction id in SQL, as `paymentTransactionId` makes it (the stored one of an older payment first). */
+const PAYMENT_TRANSACTION_ID = "coalesce(transaction_id, 'txn_' || substr(id, strpos(id, '_') + 1))";
+
+/** The payment statuses whose transaction a filter matches (failed and expired payments both have a failed one). */
+const paymentStatusesOf = (filter: TransactionFilter) =>
+  paymentStatuses.filter((status) => {
+    const transaction = paymentTransactionState({ status });
+    return (!filter.type || filter.type === transaction.type) && (!filter.status || filter.status === transaction.status);
+  });
+const refundStatusesOf = (filter: TransactionFilter) =>
+  filter.type && filter.type !== 'refund' ? [] : transactionStatuses.filter((status) => !filter.status || filter.status === status);
+
+/** A refund's transaction, at once or held with the rest of its unit of work. */
+export const insertTransaction = (insert: Insert, t: Transaction & { refundId: string }): Promise<void> =>
   insert('transactions', {
     id: t.id,
     merchant_id: t.merchantId,
     payment_id: t.paymentId,
     refund_id: t.refundId,
-    type: t.type,
+    type: 'refund',
     status: t.status,
     amount: t.amount,
     currency: t.currency,
     created_at: t.createdAt,
   } satisfies TransactionRow);
 
+/**
+ * One page of a merchant's transactions, newest first, ties by id descending, from two sources: its payments (each
+ * payment status read newest first from payments_by_merchant_status) and its refunds' rows (each status from
+ * transactions_by_merchant_type_status). Every group reads at most offset + limit entries and PostgreSQL merges them
+ * (a Merge Append), so a page costs the same at a million rows as at a hundred; then the page's rows are read by key.
+ */
+function newestOfPage(db: Db, merchantId: string, filter: TransactionFilter, page: PageRequest) {
+  const newest = (query: Knex.QueryBuilder, id: string) =>
+    whereCreatedWithin(query, filter)
+      .orderByRaw(`created_at DESC, ${id} DESC`)
+      .limit(page.offset + page.limit);
+  const payments = paymentStatusesOf(filter).map((status) =>
+    newest(
+      db('payments')
+        .where({ merchant_id: merchantId, status })
+        .select(db.raw(`${PAYMENT_TRANSACTION_ID} AS id`), 'created_at', db.raw('id AS payment_id'), db.raw('true AS of_payment')),
+      PAYMENT_TRANSACTION_ID,
+    ),
+  );
+  const refunds = refundStatusesOf(filter).map((status) =>
+    newest(
+      db('transactions').where({ merchant_id: merchantId, type: 'refund', status }).select('id', 'created_at', 'payment_id', db.raw('false AS of_payment')),
+      'id',
+    ),
+  );
+  return db
+    .select<{ id: string; payment_id: string; of_payment: boolean }[]>('id', 'payment_id', 'of_payment')
+    .from(
+      db
+        .queryBuilder()
+        .unionAll([...payments, ...refunds], true)
+        .as('newest'),
+    )
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** How many transactions match: the maintained counts without a date range (migration 0012), else each source's range counted. */
+async function totalOf(db: Db, merchantId: string, filter: TransactionFilter & DateRange): Promise<number> {
+  if (!filter.startDate && !filter.endDate) {
+    const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
+    const rows = await db('transaction_totals').where(matching).sum<{ n: number | string | null }[]>({ n: 'n' });
+    return Number(rows[0]?.n ?? 0);
+  }
+  const counted = (query: Knex.QueryBuilder) =>
+    whereCreatedWithin(query, filter)
+      .count<{ count: number | string }[]>({ count: '*' })
+      .then((rows) => Number(rows[0]?.count ?? 0));
+  const [payments, refunds] = await Promise.all([
+    counted(db('payments').where({ merchant_id: merchantId }).whereIn('status', paymentStatusesOf(filter))),
+    counted(db('transactions').where({ merchant_id: merchantId, type: 'refund' }).whereIn('status', refundStatusesOf(filter))),
+  ]);
+  return payments + refunds;
+}
+
 export const transactionRepository = (db: Db, insert: Insert = insertNow(db)): TransactionRepository => ({
   async insert(t) {
     await insertTransaction(insert, t);
-  },
-  async updatePaymentTransaction(paymentId, state) {
-    await db('transactions').where({ payment_id: paymentId }).whereNull('refund_id').update(state);
   },
   async updateRefundTransaction(refundId, status) {
     await db('transactions').where({ refund_id: refundId }).update({ status });
   },
   async list(merchantId, filter, page) {
-    // Every type and status not filtered on is named: the one index, transactions_by_merchant_type_status (migration
-    // 0028_one_list_index_each), then serves a date range too, a range scan per pair, as for a count.
-    const types = filter.type ? [filter.type] : transactionTypes;
-    const statuses = filter.status ? [filter.status] : transactionStatuses;
-    const query = whereCreatedWithin(db('transactions').where({ merchant_id: merchantId }).whereIn('type', types).whereIn('status', statuses), filter);
-    // Without a date range the total is the sum of the maintained counts (migration 0012_count_changes), not a count of every row.
-    const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
-    const counted = filter.startDate || filter.endDate ? undefined : db('transaction_totals').where(matching).sum<{ n: number | string | null }[]>({ n: 'n' });
-    const total = counted?.then((rows) => Number(rows[0]?.n ?? 0));
-    // A filter on both reads the index directly; otherwise every (type, status) pair it allows is merged.
-    const groups = types.flatMap((type) => statuses.map((status) => ({ merchant_id: merchantId, type, status })));
-    const ids = groups.length > 1 ? newestAcross(db, 'transactions', groups, filter, page) : undefined;
-    return pageOf(db, 'transactions', query, page, toTransaction, { total, ids });
+    // A type and a status no transaction has together (`failed` and `pending`, say): nothing to read.
+    if (paymentStatusesOf(filter).length === 0 && refundStatusesOf(filter).length === 0) return { items: [], total: 0 };
+    const [entries, total] = await Promise.all([newestOfPage(db, merchantId, filter, page), totalOf(db, merchantId, filter)]);
+    const paymentIds = entries.filter((entry) => entry.of_payment).map((entry) => entry.payment_id);
+    const refundIds = entries.filter((entry) => !entry.of_payment).map((entry) => entry.id);
+    const [payments, refunds] = await Promise.all([
+      paymentIds.length === 0
+        ? []
+        : db<PaymentTransactionRow>('payments')
+            .whereIn('id', paymentIds)
+            .select('id', 'merchant_id', 'status', 'amount', 'currency', 'created_at', 'transaction_id'),
+      refundIds.length === 0 ? [] : db<TransactionRow>('transactions').whereIn('id', refundIds),
+    ]);
+    const byId = new Map<string, Transaction>([...payments.map(fromPayment), ...refunds.map(toTransaction)].map((t) => [t.id, t]));
+    return { items: entries.map((entry) => byId.get(entry.id)!), total };
   },
 });
