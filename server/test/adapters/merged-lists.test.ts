@@ -23,6 +23,8 @@ const idOf = (prefix: string, n: number) => `${prefix}_${((n * 7919) % 1000).toS
 
 interface Listed {
   id: string;
+  /** Where it sorts among ties, when not by its id: a payment's transaction that kept a stored id (migration 0030). */
+  sortId?: string;
   at: Date;
   group: Record<string, string>;
 }
@@ -37,7 +39,12 @@ beforeAll(async () => {
     const at = instant(n);
     const payment = { id: idOf('pay', n), at, group: { status: paymentStatuses[n % paymentStatuses.length]! } };
     const storedId = n % 5 === 1 ? idOf('txn', n + 500) : null; // one made before migration 0030 keeps its id
-    const transaction = { id: storedId ?? paymentTransactionId(payment.id), at, group: paymentTransactionState(payment.group) };
+    const transaction = {
+      id: storedId ?? paymentTransactionId(payment.id),
+      sortId: paymentTransactionId(payment.id),
+      at,
+      group: paymentTransactionState(payment.group),
+    };
     const event = { id: idOf('evt', n), at, group: { kind: eventKinds[(n * 4) % eventKinds.length]! } };
     written.payments.push(payment);
     written.transactions.push(transaction);
@@ -96,7 +103,7 @@ function expected(
   return rows
     .filter((row) => Object.entries(match).every(([column, value]) => row.group[column] === value))
     .filter((row) => (!range.startDate || row.at >= range.startDate) && (!range.endDate || row.at <= range.endDate))
-    .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : -1))
+    .sort((a, b) => b.at.getTime() - a.at.getTime() || ((a.sortId ?? a.id) < (b.sortId ?? b.id) ? 1 : -1))
     .slice(offset, offset + limit)
     .map((row) => row.id);
 }
