@@ -11,6 +11,18 @@ const receiver = usingReceiver();
 const withdrawalKinds = ['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded', 'withdrawal.failed'];
 const eventsOf = (path: string, withdrawalId: string) => receiver.at(path).filter((d) => d.payload?.data?.withdrawal_id === withdrawalId);
 
+/**
+ * The deliveries of one withdrawal's events, one of each kind of `lifecycle`, in that order, each announced no earlier
+ * than the one before it (by its own timestamp: deliveries may arrive in any order, none is promised).
+ */
+function inLifecycleOrder(deliveries: ReturnType<typeof eventsOf>, lifecycle: string[]) {
+  expect(deliveries.map((d) => d.payload.event).sort()).toEqual([...lifecycle].sort());
+  const announced = lifecycle.map((kind) => deliveries.find((d) => d.payload.event === kind)!);
+  const times = announced.map((d) => Date.parse(d.payload.timestamp));
+  expect(times).toEqual([...times].sort((a, b) => a - b));
+  return announced;
+}
+
 async function merchantWith(balance: number, account = payoutAccount): Promise<ApiClient> {
   const api = apiClient(server.url, await server.merchant({ payoutAccount: account }));
   if (balance > 0) await paid(api, balance);
@@ -42,14 +54,15 @@ describe('POST /withdrawals', () => {
     expect(done.completed_at).not.toBeNull();
     expect(await balanceOf(api)).toEqual({ available: 20_000, pending: 0 });
 
-    // Every state change was announced, in order, signed.
+    // Every state change was announced, signed, each at its time: deliveries may arrive in any order (none is
+    // promised; two dispatches can overtake each other), so the order is the events' own timestamps.
     const events = await eventually(() => {
       const got = eventsOf('/paid-out', created.body.withdrawal_id);
       return got.length === 3 ? got : null;
     }, 'three withdrawal events');
-    expect(events.map((d) => d.payload.event)).toEqual(['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded']);
+    const announced = inLifecycleOrder(events, ['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded']);
     expect(events.every((d) => d.verified)).toBe(true);
-    expect(events[2]!.payload.data).toEqual({
+    expect(announced[2]!.payload.data).toEqual({
       withdrawal_id: created.body.withdrawal_id,
       status: 'succeeded',
       amount: 30_000,
@@ -58,7 +71,7 @@ describe('POST /withdrawals', () => {
     });
     // ... and each reads in the events API exactly as it was delivered.
     const listed = (await api.get('/Thai/v1/events?type=withdrawal.succeeded')).body.events;
-    expect(listed.filter((e: { data: { withdrawal_id: string } }) => e.data.withdrawal_id === created.body.withdrawal_id)).toEqual([events[2]!.payload]);
+    expect(listed.filter((e: { data: { withdrawal_id: string } }) => e.data.withdrawal_id === created.body.withdrawal_id)).toEqual([announced[2]!.payload]);
 
     // Idempotent like every POST: the same answer again, nothing new withdrawn.
     const replay = await api.post('/Thai/v1/withdrawals', { amount: 30_000, description: 'Weekly payout' }, { idempotencyKey: 'wd-1' });
@@ -84,8 +97,8 @@ describe('POST /withdrawals', () => {
       const got = eventsOf('/closed', created.body.withdrawal_id);
       return got.length === 3 ? got : null;
     }, 'three withdrawal events');
-    expect(events.map((d) => d.payload.event)).toEqual(['withdrawal.pending', 'withdrawal.processed', 'withdrawal.failed']);
-    expect(events[2]!.payload.data.failure_code).toBe('account_closed');
+    const announced = inLifecycleOrder(events, ['withdrawal.pending', 'withdrawal.processed', 'withdrawal.failed']);
+    expect(announced[2]!.payload.data.failure_code).toBe('account_closed');
 
     // The rail keeps running: nothing is returned twice.
     await new Promise((resolve) => setTimeout(resolve, 1500));
