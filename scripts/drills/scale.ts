@@ -205,10 +205,9 @@ export const scaleDrill: Drill = {
       await pg.query('VACUUM ANALYZE balance_transactions');
       await pg.query('VACUUM ANALYZE events');
       const counted = await pg.query<{ n: number }>(
-        'SELECT (SELECT count(*) FROM payments WHERE merchant_id = $1) + (SELECT count(*) FROM transactions WHERE merchant_id = $1) AS n',
+        'SELECT ((SELECT count(*) FROM payments WHERE merchant_id = $1) + (SELECT count(*) FROM transactions WHERE merchant_id = $1))::int AS n',
         [merchant.id],
       );
-      counted.rows[0]!.n = Number(counted.rows[0]!.n);
       const size = await pg.query<{ s: string }>("SELECT pg_size_pretty(pg_total_relation_size('payments') + pg_total_relation_size('transactions')) AS s");
       ctx.log(
         `${counted.rows[0]!.n} transactions (payments and refunds): inserted in ${((inserted - started) / 1000).toFixed(0)} s, vacuumed in ${((Date.now() - inserted) / 1000).toFixed(0)} s, payments and transactions with indexes ${size.rows[0]!.s}`,

@@ -55,14 +55,18 @@ const fromPayment = (row: PaymentTransactionRow): Transaction =>
  */
 const REFUND_SORT_KEY = "'pay_' || substr(id, strpos(id, '_') + 1)";
 
-/** The payment statuses whose transaction a filter matches (failed and expired payments both have a failed one). */
-const paymentStatusesOf = (filter: TransactionFilter) =>
-  paymentStatuses.filter((status) => {
+/** Where a filter's transactions are: the payment statuses whose transaction it matches (failed and expired both have a failed one), and the refund statuses. */
+interface Sources {
+  paymentStatuses: Payment['status'][];
+  refundStatuses: Transaction['status'][];
+}
+const sourcesOf = (filter: TransactionFilter): Sources => ({
+  paymentStatuses: paymentStatuses.filter((status) => {
     const transaction = paymentTransactionState({ status });
     return (!filter.type || filter.type === transaction.type) && (!filter.status || filter.status === transaction.status);
-  });
-const refundStatusesOf = (filter: TransactionFilter) =>
-  filter.type && filter.type !== 'refund' ? [] : transactionStatuses.filter((status) => !filter.status || filter.status === status);
+  }),
+  refundStatuses: filter.type && filter.type !== 'refund' ? [] : transactionStatuses.filter((status) => !filter.status || filter.status === status),
+});
 
 /** A refund's transaction, at once or held with the rest of its unit of work. */
 export const insertTransaction = (insert: Insert, t: Transaction & { refundId: string }): Promise<void> =>
@@ -84,12 +88,12 @@ export const insertTransaction = (insert: Insert, t: Transaction & { refundId: s
  * transactions_by_merchant_type_status). Every group reads at most offset + limit index entries and PostgreSQL merges
  * them (a Merge Append), so a page costs the same at a million rows as at a hundred; then the page's rows are read by key.
  */
-function newestOfPage(db: Db, merchantId: string, filter: TransactionFilter, page: PageRequest) {
+function newestOfPage(db: Db, merchantId: string, filter: TransactionFilter, sources: Sources, page: PageRequest) {
   const newest = (query: Knex.QueryBuilder, sortKey: string) =>
     whereCreatedWithin(query, filter)
       .orderByRaw(`created_at DESC, ${sortKey} DESC`)
       .limit(page.offset + page.limit);
-  const payments = paymentStatusesOf(filter).map((status) =>
+  const payments = sources.paymentStatuses.map((status) =>
     newest(
       db('payments')
         .where({ merchant_id: merchantId, status })
@@ -97,7 +101,7 @@ function newestOfPage(db: Db, merchantId: string, filter: TransactionFilter, pag
       'id',
     ),
   );
-  const refunds = refundStatusesOf(filter).map((status) =>
+  const refunds = sources.refundStatuses.map((status) =>
     newest(
       db('transactions')
         .where({ merchant_id: merchantId, type: 'refund', status })
@@ -122,7 +126,7 @@ function newestOfPage(db: Db, merchantId: string, filter: TransactionFilter, pag
 }
 
 /** How many transactions match: the maintained counts without a date range (migration 0012), else each source's range counted. */
-async function totalOf(db: Db, merchantId: string, filter: TransactionFilter & DateRange): Promise<number> {
+async function totalOf(db: Db, merchantId: string, filter: TransactionFilter & DateRange, sources: Sources): Promise<number> {
   if (!filter.startDate && !filter.endDate) {
     const matching = definedOnly({ merchant_id: merchantId, status: filter.status, type: filter.type });
     const rows = await db('transaction_totals').where(matching).sum<{ n: number | string | null }[]>({ n: 'n' });
@@ -133,8 +137,8 @@ async function totalOf(db: Db, merchantId: string, filter: TransactionFilter & D
       .count<{ count: number | string }[]>({ count: '*' })
       .then((rows) => Number(rows[0]?.count ?? 0));
   const [payments, refunds] = await Promise.all([
-    counted(db('payments').where({ merchant_id: merchantId }).whereIn('status', paymentStatusesOf(filter))),
-    counted(db('transactions').where({ merchant_id: merchantId, type: 'refund' }).whereIn('status', refundStatusesOf(filter))),
+    counted(db('payments').where({ merchant_id: merchantId }).whereIn('status', sources.paymentStatuses)),
+    counted(db('transactions').where({ merchant_id: merchantId, type: 'refund' }).whereIn('status', sources.refundStatuses)),
   ]);
   return payments + refunds;
 }
@@ -148,8 +152,9 @@ export const transactionRepository = (db: Db, insert: Insert = insertNow(db)): T
   },
   async list(merchantId, filter, page) {
     // A type and a status no transaction has together (`failed` and `pending`, say): nothing to read.
-    if (paymentStatusesOf(filter).length === 0 && refundStatusesOf(filter).length === 0) return { items: [], total: 0 };
-    const [entries, total] = await Promise.all([newestOfPage(db, merchantId, filter, page), totalOf(db, merchantId, filter)]);
+    const sources = sourcesOf(filter);
+    if (sources.paymentStatuses.length === 0 && sources.refundStatuses.length === 0) return { items: [], total: 0 };
+    const [entries, total] = await Promise.all([newestOfPage(db, merchantId, filter, sources, page), totalOf(db, merchantId, filter, sources)]);
     const paymentIds = entries.filter((entry) => !entry.refund_transaction_id).map((entry) => entry.payment_id);
     const refundIds = entries.flatMap((entry) => entry.refund_transaction_id ?? []);
     const [payments, refunds] = await Promise.all([
